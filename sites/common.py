@@ -1,0 +1,106 @@
+"""What the sites of one world share: the person who uses them, and messages between sites.
+
+A world is generated from one seed. Every site's generator receives the same :class:`Persona`,
+so the shop account, the mailbox and the forms portal belong to one coherent person.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from faker import Faker
+
+#: Iterations of the password hash. Seeded data must be cheap to generate, and only agents log in.
+PASSWORD_ITERATIONS = 1000
+
+
+@dataclass(frozen=True)
+class Address:
+    street: str
+    city: str
+    state: str
+    zip: str
+    country: str = "United States"
+
+    def one_line(self) -> str:
+        return f"{self.street}, {self.city}, {self.state} {self.zip}"
+
+
+@dataclass(frozen=True)
+class Persona:
+    """The world's user: the same person on every site."""
+
+    first_name: str
+    last_name: str
+    username: str
+    email: str
+    password: str
+    phone: str
+    birthdate: date
+    address: Address
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content_type: str
+    content: bytes
+
+
+@dataclass(frozen=True)
+class Message:
+    """An e-mail that one site sends to the world's mailbox (an order confirmation, a code)."""
+
+    sender: str
+    sender_name: str
+    to: str
+    subject: str
+    body: str
+    date: datetime
+    attachments: tuple[Attachment, ...] = field(default=())
+
+
+def make_persona(seed: int) -> Persona:
+    """The world's user for ``seed``: same seed, same person."""
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    rng = random.Random(f"persona-{seed}")
+    first, last = fake.first_name(), fake.last_name()
+    username = f"{first}.{last}".lower().replace("'", "").replace(" ", "")
+    password = f"{fake.word().capitalize()}-{rng.randint(1000, 9999)}-{fake.word()}"
+    return Persona(
+        first_name=first,
+        last_name=last,
+        username=username,
+        email=f"{username}@example.com",
+        password=password,
+        phone=f"({rng.randint(201, 989)}) 555-{rng.randint(100, 199):04d}",
+        birthdate=date(rng.randint(1958, 2002), rng.randint(1, 12), rng.randint(1, 28)),
+        address=Address(
+            street=fake.street_address(),
+            city=fake.city(),
+            state=fake.state_abbr(include_territories=False),
+            zip=fake.zipcode(),
+        ),
+    )
+
+
+def hash_password(password: str, salt: str) -> str:
+    """A werkzeug-compatible PBKDF2 hash with a given salt, so that seeded data is deterministic.
+
+    ``werkzeug.security.check_password_hash`` verifies it.
+    """
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), PASSWORD_ITERATIONS)
+    return f"pbkdf2:sha256:{PASSWORD_ITERATIONS}${salt}${digest.hex()}"
+
+
+def parse_now(value: str | datetime) -> datetime:
+    """The world's fixed "now" from a site's ``NOW`` config value (naive, UTC)."""
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)

@@ -1,0 +1,72 @@
+"""Buy a described product with given options and quantity."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, register
+from webenv.world import World
+
+from ._shop import (
+    add_to_cart,
+    checkout,
+    default_address,
+    describe_item,
+    line,
+    new_orders,
+    open_cart,
+    open_product,
+    pick_item,
+    show,
+)
+
+
+@register
+class BuyProduct(TaskTemplate):
+    name = "shop.buy_product"
+    sites = ("shop",)
+    tags = ("purchase", "checkout", "multi-step")
+    difficulty = "medium"
+    max_steps = 30
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        return {"item": pick_item(world, rng), "quantity": rng.randint(1, 3)}
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        item = describe_item(params["item"], params["quantity"])
+        return [
+            f"Buy {item} from Northwind Market, shipped to your default address and paid with "
+            "your saved card.",
+            f"Order {item} on the shop. Use your default shipping address and saved card.",
+            f"I need {item}. Please place an order for exactly that, with my default address "
+            "and saved card.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        orders = new_orders(world)
+        checks.expect("one new order", len(orders) == 1, f"{len(orders)} new orders")
+        if len(orders) == 1:
+            order = orders[0]
+            wanted = [line(params["item"], params["quantity"])]
+            checks.expect(
+                "ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}"
+            )
+            checks.expect("order is placed", order["status"] == "placed", order["status"])
+            address = default_address(world)
+            shipped_to = (order["ship_street"], order["ship_zip"])
+            checks.expect(
+                "shipped to the default address",
+                shipped_to == (address["street"], address["zip"]),
+                f"shipped to {', '.join(shipped_to)}",
+            )
+        return checks.result()
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        item, quantity = task.params["item"], task.params["quantity"]
+        observation = yield from open_product(item["name"], observation)
+        observation = yield from add_to_cart(item, quantity, observation)
+        observation = yield from open_cart(observation)
+        yield from checkout(observation)

@@ -1,0 +1,78 @@
+"""Answer a catalog question: the price of a brand's cheapest product in a category."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webenv.answers import parse_money
+from webenv.axtree import AxTree
+from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, register
+from webenv.world import World
+
+from ._shop import money, new_orders
+
+
+@register
+class CheapestByBrand(TaskTemplate):
+    name = "shop.cheapest_by_brand"
+    sites = ("shop",)
+    tags = ("info-seeking", "filter", "sort")
+    difficulty = "medium"
+    answer_type = "money"
+    max_steps = 20
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        # Brands with at least three products in a category, so that finding the cheapest
+        # takes sorting or comparing rather than reading the only one.
+        rows = world.query(
+            "shop",
+            "SELECT c.slug, c.name AS category, p.brand, MIN(p.price_cents) AS cheapest, "
+            "COUNT(*) AS n FROM products p JOIN categories c ON c.id = p.category_id "
+            "GROUP BY c.id, p.brand HAVING n >= 3 ORDER BY c.id, p.brand",
+        )
+        row = rng.choice(rows)
+        return {
+            "category": row["category"],
+            "category_slug": row["slug"],
+            "brand": row["brand"],
+            "price_cents": row["cheapest"],
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        brand, category = params["brand"], params["category"]
+        return [
+            f"What is the price of the cheapest {brand} product in the {category} category? "
+            "Answer with the price.",
+            f"Find the lowest price among {brand} items in {category}, and tell me that price.",
+            f"How much does the least expensive {brand} product in {category} cost?",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        self.check_answer(checks, answer, params["price_cents"])
+        orders = new_orders(world)
+        checks.expect("no order placed", not orders, f"{len(orders)} new orders")
+        return checks.result()
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        params = task.params
+        tree = AxTree(observation["axtree"])
+        observation = yield f'click("{tree.id("link", params["category"])}")'
+        tree = AxTree(observation["axtree"])
+        brand = tree.find("checkbox", contains=params["brand"])
+        observation = yield (
+            f'check("{brand.id}")\n'
+            f'select_option("{tree.id("combobox", "Sort by")}", "Price: low to high")\n'
+            f'click("{tree.id("button", "Apply filters")}")'
+        )
+        tree = AxTree(observation["axtree"])
+        first_price = next(
+            node.name for node in tree if node.role == "StaticText" and _is_price(node.name)
+        )
+        yield f'send_msg_to_user("{money(parse_money(first_price))}")'
+
+
+def _is_price(text: str) -> bool:
+    return text.startswith("$") and text[1:].replace(",", "").replace(".", "").isdigit()

@@ -1,0 +1,85 @@
+"""Shared fixtures: one Chromium for the session, and live worlds served on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page
+from webenv.sites.common import Persona
+
+from webenv.browser import acquire_browser, release_browser
+from webenv.server import SiteServer
+from webenv.world import World
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    chromium = acquire_browser()
+    yield chromium
+    release_browser(chromium)
+
+
+class LiveWorld:
+    """A world of some sites for one seed, served on loopback, with pages into it."""
+
+    def __init__(self, browser: Browser, sites: tuple[str, ...], seed: int):
+        self.world = World(sites)
+        self.world.restore(seed)
+        self.server = SiteServer({})
+        self.server.apps.update(
+            self.world.create_apps({site: self.server.url(site) for site in sites})
+        )
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+
+    @property
+    def persona(self) -> Persona:
+        return self.world.persona
+
+    def url(self, site: str) -> str:
+        return self.server.url(site)
+
+    def db_path(self, site: str) -> Path:
+        return self.world.db_path(site)
+
+    def app(self, site: str) -> Flask:
+        return self.world.apps[site]
+
+    def new_page(self, logged_in: bool = False) -> Page:
+        context = self.browser.new_context(viewport={"width": 1280, "height": 720})
+        self.contexts.append(context)
+        if logged_in:
+            context.add_cookies(
+                [
+                    {
+                        "name": self.app(site).config.get("SESSION_COOKIE_NAME", "session"),
+                        "value": self.world.session_cookie(site),
+                        "url": self.url(site),
+                    }
+                    for site in self.world.sites
+                ]
+            )
+        return context.new_page()
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+        self.server.close()
+        self.world.close()
+
+
+@pytest.fixture
+def live_world(browser: Browser) -> Iterator[Callable[..., LiveWorld]]:
+    worlds: list[LiveWorld] = []
+
+    def serve(*sites: str, seed: int = 0) -> LiveWorld:
+        world = LiveWorld(browser, sites, seed)
+        worlds.append(world)
+        return world
+
+    yield serve
+    for world in worlds:
+        world.close()

@@ -1,0 +1,66 @@
+"""Finding Chromium: WEBENV_CHROMIUM, then PATH, then Playwright's own, else a clear error."""
+
+import os
+import shutil
+import threading
+
+import pytest
+
+from webenv.browser import acquire_browser, find_chromium, launch_args, release_browser
+from webenv.errors import BrowserNotFoundError
+
+
+def test_webenv_chromium_wins(monkeypatch, tmp_path):
+    fake = tmp_path / "my-chrome"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("WEBENV_CHROMIUM", str(fake))
+    assert find_chromium() == str(fake)
+
+
+def test_webenv_chromium_that_is_not_executable_names_the_fix(monkeypatch, tmp_path):
+    monkeypatch.setenv("WEBENV_CHROMIUM", str(tmp_path / "missing"))
+    with pytest.raises(BrowserNotFoundError, match="apt-get install chromium"):
+        find_chromium()
+
+
+def test_system_chromium_is_found_on_path(monkeypatch):
+    monkeypatch.delenv("WEBENV_CHROMIUM", raising=False)
+    found = find_chromium()
+    assert os.access(found, os.X_OK)
+    assert found == shutil.which(os.path.basename(found))
+
+
+def test_no_chromium_anywhere_names_the_fix(monkeypatch, tmp_path):
+    monkeypatch.delenv("WEBENV_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(BrowserNotFoundError, match="playwright install chromium"):
+        find_chromium()
+
+
+def test_root_disables_the_sandbox_only_as_root():
+    assert ("--no-sandbox" in launch_args()) == (os.geteuid() == 0)
+    assert "--disable-background-networking" in launch_args()
+
+
+def test_one_chromium_is_shared_and_closed_by_the_last_user():
+    # Playwright's sync API is per thread, and so is the shared browser: a thread of our own
+    # keeps this test independent of the session's browser fixture.
+    seen = {}
+
+    def use_twice():
+        first, second = acquire_browser(), acquire_browser()
+        seen["same"] = first is second
+        release_browser(second)
+        seen["alive after one release"] = first.is_connected()
+        release_browser(first)
+        seen["alive after last release"] = first.is_connected()
+
+    worker = threading.Thread(target=use_twice)
+    worker.start()
+    worker.join(60)
+    assert seen == {
+        "same": True,
+        "alive after one release": True,
+        "alive after last release": False,
+    }

@@ -1,0 +1,39 @@
+"""webenv: realistic mock websites as a Gymnasium environment for web agents.
+
+``import webenv`` registers every task template as ``webenv/<template>-v<version>``::
+
+    import gymnasium as gym
+    import webenv
+
+    env = gym.make("webenv/shop.buy_product-v0", observe=("axtree", "screenshot"))
+    observation, info = env.reset(seed=0)
+"""
+
+from .actions import describe as describe_actions
+from .env import WebEnv
+from .errors import ActionError, BrowserNotFoundError, UnknownTaskError, WebEnvError
+from .registration import register_envs
+from .tasks import Answer, CheckResult, Checks, Condition, Task, TaskTemplate, register, templates
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ActionError",
+    "Answer",
+    "BrowserNotFoundError",
+    "CheckResult",
+    "Checks",
+    "Condition",
+    "Task",
+    "TaskTemplate",
+    "UnknownTaskError",
+    "WebEnv",
+    "WebEnvError",
+    "__version__",
+    "describe_actions",
+    "register",
+    "register_envs",
+    "templates",
+]
+
+register_envs()

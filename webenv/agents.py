@@ -1,0 +1,115 @@
+"""Built-in agents, and loading an agent named on the command line.
+
+An agent is anything with ``act(observation) -> str``; it may also have
+``reset(observation, info)``, called at the start of each episode.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import gymnasium as gym
+
+from .errors import WebEnvError
+from .tasks import Oracle
+
+
+class Agent(Protocol):
+    def act(self, observation: Mapping[str, Any]) -> str: ...
+
+
+class NoopAgent:
+    """Does nothing, every step: the floor every task must grade at zero."""
+
+    def act(self, observation: Mapping[str, Any]) -> str:
+        return "noop()"
+
+
+class RandomAgent:
+    """Random actions on the elements of the current page (never answers)."""
+
+    WORDS = ("blue", "shirt", "1", "2", "Large", "hello", "test@example.com", "")
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def reset(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
+        self.rng.seed(f"{info.get('seed', 0)}")
+
+    def act(self, observation: Mapping[str, Any]) -> str:
+        ids = re.findall(r"^\s*\[(\d+)\]", observation.get("axtree", ""), re.MULTILINE) or ["1"]
+        bid = self.rng.choice(ids)
+        word = self.rng.choice(self.WORDS)
+        return self.rng.choice(
+            [
+                f'click("{bid}")',
+                f'click("{bid}")',
+                f'fill("{bid}", "{word}")',
+                f'select_option("{bid}", "{word}")',
+                f'press("{bid}", "Enter")',
+                f'check("{bid}")',
+                f"scroll(0, {self.rng.randint(-500, 500)})",
+                "go_back()",
+            ]
+        )
+
+
+class OracleAgent:
+    """The task's own scripted solution. Privileged: it reads the env's task parameters."""
+
+    def __init__(self, env: gym.Env[Any, Any]):
+        self.env = env
+        self._policy: Oracle | None = None
+        self._first: str | None = None
+
+    def reset(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
+        task = self.env.unwrapped.task  # type: ignore[attr-defined]
+        self._policy = task.template.oracle(task, observation)
+        self._first = next(self._policy)
+
+    def act(self, observation: Mapping[str, Any]) -> str:
+        if self._policy is None:
+            raise WebEnvError("OracleAgent.act() called before reset().")
+        if self._first is not None:
+            action, self._first = self._first, None
+            return action
+        try:
+            return self._policy.send(observation)
+        except StopIteration:
+            return 'send_msg_to_user("done")'
+
+
+def load_agent(spec: str, env: gym.Env[Any, Any], seed: int = 0) -> Agent:
+    """``oracle``, ``noop``, ``random``, or ``module:attr`` naming a class or an act function."""
+    if spec == "oracle":
+        return OracleAgent(env)
+    if spec == "noop":
+        return NoopAgent()
+    if spec == "random":
+        return RandomAgent(seed)
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise WebEnvError(
+            f"Unknown agent {spec!r}: use oracle, noop, random, or module:attr "
+            "(a class with act(observation) -> str, or such a function)."
+        )
+    try:
+        target = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as error:
+        raise WebEnvError(f"Cannot load agent {spec!r}: {error}") from None
+    if isinstance(target, type):
+        target = target()
+    if hasattr(target, "act"):
+        return target  # type: ignore[no-any-return]
+    if callable(target):
+        return _FunctionAgent(target)
+    raise WebEnvError(f"Agent {spec!r} is neither a class nor a function.")
+
+
+class _FunctionAgent:
+    def __init__(self, act: Any):
+        self.act = act

@@ -1,0 +1,300 @@
+"""The Gymnasium environment: one task template, its world, and a browser to act in."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
+
+from . import actions
+from .browser import acquire_browser, release_browser
+from .errors import ActionError, WebEnvError
+from .execute import execute
+from .server import SiteServer
+from .session import DEFAULT_TIMEOUTS, Session, Timeouts
+from .spaces import ActionSpace, Unicode, screenshot_space
+from .tasks import Answer, CheckResult, Task, get_template
+from .world import World
+
+#: Observation keys that can be asked for at ``make``; the text ones are always there.
+OPTIONAL_KEYS = ("axtree", "dom", "screenshot")
+ALWAYS_KEYS = ("goal", "url", "tabs", "focused", "dialog", "last_action", "last_action_error")
+
+
+class WebEnv(gym.Env[dict[str, Any], str]):
+    """
+    ## Description
+    A web task in a world of mock sites served from loopback and shown in headless Chromium.
+    The task (a registered template) is sampled per episode from the seed; the world (every
+    site's database) is restored from a cached snapshot of the same seed.
+
+    ## Action Space
+    Strings in BrowserGym's function-call grammar, e.g. ``click("12")``,
+    ``fill("7", "blue shirt")``, ``send_msg_to_user("$24.99")``; several may be sent one per
+    line. See :func:`webenv.actions.describe`. A malformed or failing action is not an
+    exception: the next observation's ``last_action_error`` says what went wrong.
+
+    ## Observation Space
+    A ``Dict``: ``goal``, ``url``, ``tabs`` (one line per tab, ``*`` marks the active one),
+    ``focused`` (element id), ``dialog`` (an open JavaScript dialog), ``last_action``,
+    ``last_action_error``; and those chosen with ``observe``: ``axtree`` (one node per line,
+    ``[id] role "name" …``), ``dom`` (pruned HTML with the same ids), ``screenshot``
+    (uint8 H×W×3).
+
+    ## Rewards
+    1.0 when the task's check passes on the sites' server-side state (and the answer, for
+    questions), else 0.0. Over-action (an extra order, a wrong item) fails the check.
+
+    ## Episode End
+    Terminated when the check passes, or when the agent answers (``send_msg_to_user``) or
+    reports the task infeasible (``report_infeasible``); truncated after ``max_episode_steps``
+    (a ``TimeLimit``) or when the browser crashes (``info["error"]`` says why).
+
+    ## Arguments
+    ``task``: template name (``"shop.buy_product"``); ``observe``: observation keys to
+    compute; ``viewport``: ``(width, height)``; ``headless``; ``timeouts``.
+
+    ## Version History
+    * v0: first release.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        task: str,
+        *,
+        observe: Iterable[str] = ("axtree",),
+        render_mode: str | None = None,
+        viewport: tuple[int, int] = (1280, 720),
+        headless: bool = True,
+        timeouts: Timeouts = DEFAULT_TIMEOUTS,
+    ):
+        self.template = get_template(task)
+        self.observe_keys = tuple(observe)
+        unknown = set(self.observe_keys) - set(OPTIONAL_KEYS)
+        if unknown:
+            raise WebEnvError(
+                f"Unknown observation keys {sorted(unknown)}; choose from {OPTIONAL_KEYS}."
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise WebEnvError(f"render_mode must be 'rgb_array' or None, not {render_mode!r}.")
+        self.render_mode = render_mode
+        self.viewport = viewport
+        self.headless = headless
+        self.timeouts = timeouts
+        text_keys = ALWAYS_KEYS + tuple(k for k in ("axtree", "dom") if k in self.observe_keys)
+        observation: dict[str, spaces.Space[Any]] = {key: Unicode() for key in text_keys}
+        if "screenshot" in self.observe_keys:
+            observation["screenshot"] = screenshot_space(*viewport)
+        self.observation_space = spaces.Dict(observation)
+        self.action_space = ActionSpace()
+
+        self.task: Task | None = None
+        self._browser: Browser | None = None
+        self._world: World | None = None
+        self._server: SiteServer | None = None
+        self._session: Session | None = None
+        self._check: CheckResult | None = None
+        self._closed = False
+
+    # -- Gymnasium API ------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
+        started = time.perf_counter()
+        self._start()
+        assert self._world is not None and self._server is not None
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+        self._world.restore(episode_seed)
+        self.task = task = self.template.instantiate(episode_seed, self._world)
+        self._check = None
+        self._session = self._open_session()
+        self._session.goto(self._server.url(task.start_site) + task.start_path)
+        self._session.settle()
+        observation = self._observe(last_action="", error="")
+        info = {
+            "task": task.to_dict(),
+            "seed": episode_seed,
+            "timings": {"reset": time.perf_counter() - started},
+        }
+        return observation, info
+
+    def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.task is None or self._session is None:
+            raise WebEnvError("Call reset() before step().")
+        started = time.perf_counter()
+        error, answer = "", None
+        try:
+            calls = actions.parse(action)
+            for call in calls:
+                if call.name in actions.FINAL_ACTIONS:
+                    kind = "message" if call.name == "send_msg_to_user" else "infeasible"
+                    answer = Answer(kind, next(iter(call.args.values())))
+                    break
+                execute(self._session, call, self._world.files_dir)  # type: ignore[union-attr]
+            self._session.settle()
+        except ActionError as exc:
+            error = str(exc)
+            self._session.settle()
+        except PlaywrightError as exc:
+            return self._crashed(action, exc)
+        check = self._check = self.task.check(self._world, answer)  # type: ignore[arg-type]
+        answered = answer is not None
+        terminated = answered or (self.template.answer_type is None and check.success)
+        reward = 1.0 if terminated and check.success else 0.0
+        try:
+            observation = self._observe(last_action=str(action)[:2000], error=error)
+        except PlaywrightError as exc:
+            return self._crashed(action, exc)
+        info = {
+            "check": check.to_dict(),
+            "success": check.success and terminated,
+            "timings": {"step": time.perf_counter() - started},
+        }
+        return observation, reward, terminated, False, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode != "rgb_array" or self._session is None:
+            return None
+        return self._session.screenshot()
+
+    def close(self) -> None:
+        """Close the episode's context, the server and the world; safe to call twice."""
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        if self._world is not None:
+            self._world.close()
+            self._world = None
+        if self._browser is not None:
+            release_browser(self._browser)
+            self._browser = None
+        self._closed = True
+
+    def __enter__(self) -> WebEnv:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- internals ------------------------------------------------------------------------
+
+    @property
+    def world(self) -> World:
+        if self._world is None:
+            raise WebEnvError("The env has no world before reset().")
+        return self._world
+
+    def _start(self) -> None:
+        """Launch (or reuse) Chromium and serve the task's sites, once per env."""
+        if self._browser is not None and not self._browser.is_connected():
+            release_browser(self._browser)
+            self._browser = None
+            self._session = None
+        if self._browser is None:
+            self._browser = acquire_browser(self.headless)
+        if self._world is None:
+            self._world = World(self.template.sites)
+            self._server = SiteServer({})
+            self._server.apps.update(
+                self._world.create_apps(
+                    {site: self._server.url(site) for site in self._world.sites}
+                )
+            )
+
+    def _open_session(self) -> Session:
+        assert self._world is not None and self._server is not None and self._browser
+        world, server = self._world, self._server
+        cookies = []
+        if self.template.start_signed_in:
+            cookies = [
+                {
+                    "name": world.apps[site].config.get("SESSION_COOKIE_NAME", "session"),
+                    "value": world.session_cookie(site),
+                    "url": server.url(site),
+                }
+                for site in world.sites
+            ]
+        return Session(
+            self._browser,
+            [server.url(site) for site in world.sites],
+            now=world.now,
+            viewport=self.viewport,
+            timeouts=self.timeouts,
+            cookies=cookies,
+            server_idle=server.wait_idle,
+        )
+
+    def _observe(self, *, last_action: str, error: str) -> dict[str, Any]:
+        assert self.task is not None and self._session is not None
+        session = self._session
+        observation: dict[str, Any] = {
+            "goal": self.task.goal,
+            "url": session.page.url,
+            "tabs": self._tabs(),
+            "last_action": last_action,
+            "last_action_error": error,
+            "dialog": "",
+            "focused": "",
+        }
+        if session.dialog is not None:
+            observation["dialog"] = f"{session.dialog.type}: {session.dialog.message}"
+        wants_text = {"axtree", "dom"} & set(self.observe_keys)
+        if wants_text and session.dialog is None:
+            page = session.observe(dom="dom" in self.observe_keys)
+            for key in wants_text:
+                observation[key] = page[key] or ""
+            observation["focused"] = page["focused"] or ""
+        else:
+            for key in wants_text:
+                observation[key] = ""
+        if "screenshot" in self.observe_keys:
+            observation["screenshot"] = session.screenshot()
+        return observation
+
+    def _tabs(self) -> str:
+        assert self._session is not None
+        lines = []
+        for index, page in enumerate(self._session.pages):
+            marker = "*" if page is self._session.page else " "
+            try:
+                title = page.title() if self._session.dialog is None else ""
+            except PlaywrightError:
+                title = ""
+            lines.append(f"{marker}{index} {title} — {page.url}")
+        return "\n".join(lines)
+
+    def _crashed(self, action: str, exc: PlaywrightError):  # type: ignore[no-untyped-def]
+        """The browser died mid-step: end the episode; the next reset relaunches it."""
+        reason = f"browser error: {str(exc).splitlines()[0][:300]}"
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+        if self._browser is not None:
+            release_browser(self._browser)
+            self._browser = None
+        observation = {key: "" for key in self.observation_space.spaces}
+        observation["goal"] = self.task.goal if self.task else ""
+        observation["last_action"] = str(action)[:2000]
+        observation["last_action_error"] = reason
+        if "screenshot" in observation:
+            observation["screenshot"] = np.zeros(
+                self.observation_space["screenshot"].shape, dtype=np.uint8
+            )
+        info = {"error": reason, "success": False}
+        return observation, 0.0, False, True, info

@@ -1,0 +1,24 @@
+"""The errors webenv raises. Each message says what to do next."""
+
+
+class WebEnvError(Exception):
+    """Base class of every error webenv raises on purpose."""
+
+
+class BrowserNotFoundError(WebEnvError):
+    """No Chromium could be found to launch."""
+
+
+class UnknownTaskError(WebEnvError, KeyError):
+    """A task id names no registered template."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class ActionError(WebEnvError):
+    """An agent's action could not be parsed or executed. Returned to the agent, never raised."""
+
+
+class WorldError(WebEnvError):
+    """A world (the sites' seeded state) could not be built or restored."""

@@ -1,0 +1,191 @@
+"""Carrying out parsed actions in an episode's browser session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator
+
+from .actions import Call
+from .errors import ActionError
+from .session import Session
+
+#: Longest wait an agent may ask for with noop(wait_ms).
+MAX_WAIT_MS = 10_000
+
+
+def execute(session: Session, call: Call, files_dir: Path) -> None:
+    """Run ``call``; raise :class:`ActionError` with a short, useful message when it fails."""
+    if session.dialog is not None and call.name not in _DIALOG_SAFE:
+        dialog = session.dialog
+        raise ActionError(
+            f"A {dialog.type} dialog is open ({dialog.message[:200]!r}); "
+            "answer it first with dialog_accept() or dialog_dismiss()."
+        )
+    handler = _HANDLERS.get(call.name)
+    if handler is None:  # final actions: nothing to do in the page
+        return
+    try:
+        handler(session, files_dir=files_dir, **call.args)
+    except ActionError:
+        raise
+    except PlaywrightError as error:
+        raise ActionError(f"{call.name} failed: {_summarise(error)}") from None
+
+
+def _summarise(error: PlaywrightError) -> str:
+    """Playwright's first line, plus the line that says what blocked it, if any."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    summary = lines[0] if lines else "unknown error"
+    summary = summary.split(": ", 1)[-1] if summary.startswith(("Locator.", "Page.")) else summary
+    for line in lines[1:]:
+        if "intercepts pointer events" in line or "not visible" in line or "not enabled" in line:
+            summary += f" ({line.lstrip('- ').split(' retrying')[0]})"
+            break
+    return summary[:500]
+
+
+def _element(session: Session, bid: str) -> Locator:
+    locator = session.page.locator(f'[data-webenv-id="{_safe_id(bid)}"]')
+    if locator.count() == 0:
+        raise ActionError(f"No element with id {bid!r} on this page; use an id from the axtree.")
+    return locator.first
+
+
+def _safe_id(bid: str) -> str:
+    if not bid.isdigit() or len(bid) > 9:
+        raise ActionError(f'{bid!r} is not an element id; ids are numbers such as "12".')
+    return bid
+
+
+def _click(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:
+    _element(session, bid).click(button=_button(button), modifiers=_modifiers(modifiers))
+
+
+def _dblclick(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:
+    _element(session, bid).dblclick(button=_button(button), modifiers=_modifiers(modifiers))
+
+
+def _button(button: str) -> Any:
+    if button not in ("left", "middle", "right"):
+        raise ActionError(f"button must be left, middle or right, not {button!r}.")
+    return button
+
+
+def _modifiers(modifiers: Any) -> Any:
+    keys = [modifiers] if isinstance(modifiers, str) else list(modifiers)
+    allowed = {"Alt", "Control", "ControlOrMeta", "Meta", "Shift"}
+    if not set(keys) <= allowed:
+        raise ActionError(f"modifiers must be among {sorted(allowed)}.")
+    return keys
+
+
+def _fill(session: Session, bid: str, value: str, **_: Any) -> None:
+    _element(session, bid).fill(value)
+
+
+def _select_option(session: Session, bid: str, options: Any, **_: Any) -> None:
+    element = _element(session, bid)
+    wanted = [options] if isinstance(options, str) else options
+    choices = element.evaluate(
+        "el => el.options ? Array.from(el.options, o => [o.label, o.value]) : null"
+    )
+    if choices is None:
+        raise ActionError(f"Element {bid} is not a select element.")
+    # By label, as the axtree shows it, else by value.
+    by_label = {label: value for label, value in choices}
+    values = {value for _, value in choices}
+    missing = [w for w in wanted if w not in by_label and w not in values]
+    if missing:
+        labels = ", ".join(repr(label) for label, _ in choices[:30])
+        raise ActionError(f"No option {missing[0]!r} in select {bid}; options: {labels}.")
+    element.select_option(value=[by_label.get(w, w) for w in wanted])
+
+
+def _upload_file(session: Session, bid: str, file: Any, files_dir: Path, **_: Any) -> None:
+    names = [file] if isinstance(file, str) else file
+    paths = []
+    root = files_dir.resolve()
+    for name in names:
+        path = (root / name).resolve()
+        if not path.is_relative_to(root) or not path.is_file():
+            available = ", ".join(sorted(p.name for p in root.iterdir())) or "none"
+            raise ActionError(f"No file {name!r} among this episode's files ({available}).")
+        paths.append(path)
+    _element(session, bid).set_input_files(paths)
+
+
+def _scroll(session: Session, delta_x: float, delta_y: float, **_: Any) -> None:
+    session.page.mouse.wheel(delta_x, delta_y)
+
+
+def _noop(session: Session, wait_ms: float, **_: Any) -> None:
+    if wait_ms > 0:
+        session.page.wait_for_timeout(min(float(wait_ms), MAX_WAIT_MS))
+
+
+def _new_tab(session: Session, **_: Any) -> None:
+    session.page = session.context.new_page()
+
+
+def _mouse(method: str) -> Callable[..., None]:
+    def act(session: Session, x: float, y: float, button: str = "left", **_: Any) -> None:
+        mouse = session.page.mouse
+        if method == "move":
+            mouse.move(x, y)
+        elif method in ("down", "up"):
+            mouse.move(x, y)
+            getattr(mouse, method)(button=_button(button))
+        else:
+            getattr(mouse, method)(x, y, button=_button(button))
+
+    return act
+
+
+_HANDLERS: dict[str, Callable[..., None]] = {
+    "noop": _noop,
+    "click": _click,
+    "dblclick": _dblclick,
+    "hover": lambda s, bid, **_: _element(s, bid).hover(),
+    "fill": _fill,
+    "clear": lambda s, bid, **_: _element(s, bid).clear(),
+    "select_option": _select_option,
+    "check": lambda s, bid, **_: _element(s, bid).check(),
+    "uncheck": lambda s, bid, **_: _element(s, bid).uncheck(),
+    "press": lambda s, bid, key_comb, **_: _element(s, bid).press(key_comb),
+    "focus": lambda s, bid, **_: _element(s, bid).focus(),
+    "scroll": _scroll,
+    "upload_file": _upload_file,
+    "drag_and_drop": lambda s, from_bid, to_bid, **_: _element(s, from_bid).drag_to(
+        _element(s, to_bid)
+    ),
+    "goto": lambda s, url, **_: s.goto(url),
+    "go_back": lambda s, **_: s.page.go_back(wait_until="load"),
+    "go_forward": lambda s, **_: s.page.go_forward(wait_until="load"),
+    "new_tab": _new_tab,
+    "tab_focus": lambda s, index, **_: s.focus_tab(index),
+    "tab_close": lambda s, **_: s.close_tab(),
+    "mouse_move": _mouse("move"),
+    "mouse_click": _mouse("click"),
+    "mouse_dblclick": _mouse("dblclick"),
+    "mouse_down": _mouse("down"),
+    "mouse_up": _mouse("up"),
+    "keyboard_press": lambda s, key, **_: s.page.keyboard.press(key),
+    "keyboard_type": lambda s, text, **_: s.page.keyboard.type(text),
+    "dialog_accept": lambda s, prompt_text, **_: s.answer_dialog(True, prompt_text),
+    "dialog_dismiss": lambda s, **_: s.answer_dialog(False),
+}
+
+_DIALOG_SAFE = frozenset(
+    {
+        "dialog_accept",
+        "dialog_dismiss",
+        "noop",
+        "send_msg_to_user",
+        "report_infeasible",
+        "tab_focus",
+    }
+)

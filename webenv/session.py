@@ -1,0 +1,199 @@
+"""One episode's browser context: tabs, JS dialogs, origin guard, settling and observing.
+
+A fresh, isolated Playwright context per episode (cookies, storage, cache all new) in the
+process's shared Chromium. Only the world's origins are reachable: the context aborts every
+other request, and ``goto`` refuses other URLs before the browser sees them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import resources
+from typing import Any
+
+import numpy as np
+from PIL import Image
+from playwright.sync_api import Browser, BrowserContext, Dialog, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from .errors import ActionError
+
+OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encoding="utf-8")
+
+#: How long the DOM must stay unchanged before a page counts as settled.
+QUIET_MS = 40
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Bounds, in milliseconds, on every wait of an episode."""
+
+    action: float = 3000
+    navigation: float = 10000
+    settle: float = 5000
+
+
+DEFAULT_TIMEOUTS = Timeouts()
+
+
+class Session:
+    """A browser context for one episode, reaching only ``origins``."""
+
+    def __init__(
+        self,
+        browser: Browser,
+        origins: list[str],
+        *,
+        now: datetime,
+        viewport: tuple[int, int] = (1280, 720),
+        timeouts: Timeouts = DEFAULT_TIMEOUTS,
+        cookies: list[dict[str, Any]] = (),  # type: ignore[assignment]
+        server_idle: Any = None,
+    ):
+        self.origins = [origin.rstrip("/") for origin in origins]
+        self.timeouts = timeouts
+        self.dialog: Dialog | None = None
+        self._server_idle = server_idle
+        self.context: BrowserContext = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]},
+            accept_downloads=False,
+            service_workers="block",
+            locale="en-US",
+            timezone_id="UTC",
+            reduced_motion="reduce",
+        )
+        try:
+            self.context.set_default_timeout(timeouts.action)
+            self.context.set_default_navigation_timeout(timeouts.navigation)
+            self.context.clock.set_fixed_time(now)
+            self.context.add_init_script(OBSERVE_JS)
+            outside = "|".join(re.escape(origin) for origin in self.origins)
+            self.context.route(re.compile(rf"^(?!(?:{outside})(?:/|$))"), _refuse)
+            if cookies:
+                self.context.add_cookies(cookies)
+            self.context.on("page", self._adopt)
+            self.page = self.context.new_page()
+        except BaseException:
+            self.context.close()
+            raise
+
+    # -- tabs and dialogs ---------------------------------------------------------------
+
+    @property
+    def pages(self) -> list[Page]:
+        return self.context.pages
+
+    def _adopt(self, page: Page) -> None:
+        """Every new tab or pop-up window becomes the active one, as in a browser."""
+        page.on("dialog", self._hold_dialog)
+        self.page = page
+
+    def _hold_dialog(self, dialog: Dialog) -> None:
+        # Held open until the agent accepts or dismisses it; the page waits meanwhile.
+        self.dialog = dialog
+
+    def answer_dialog(self, accept: bool, prompt_text: str = "") -> None:
+        if self.dialog is None:
+            raise ActionError("No dialog is open.")
+        dialog, self.dialog = self.dialog, None
+        if accept:
+            dialog.accept(prompt_text) if dialog.type == "prompt" else dialog.accept()
+        else:
+            dialog.dismiss()
+
+    def focus_tab(self, index: int) -> None:
+        if not 0 <= index < len(self.pages):
+            raise ActionError(f"No tab {index}; tabs are 0 to {len(self.pages) - 1}.")
+        self.page = self.pages[index]
+        self.page.bring_to_front()
+
+    def close_tab(self) -> None:
+        index = self.pages.index(self.page)
+        self.page.close()
+        if not self.pages:
+            self.page = self.context.new_page()
+        self.page = self.pages[min(index, len(self.pages) - 1)]
+
+    # -- navigation ---------------------------------------------------------------------
+
+    def check_url(self, url: str) -> str:
+        """``url`` if it belongs to the world, else an :class:`ActionError` saying why."""
+        if any(url == origin or url.startswith(origin + "/") for origin in self.origins):
+            return url
+        if url.startswith("/"):
+            return self.page_origin() + url
+        raise ActionError(
+            f"Cannot open {url[:200]!r}: only the world's sites are reachable "
+            f"({', '.join(origin + '/' for origin in self.origins)})."
+        )
+
+    def page_origin(self) -> str:
+        url = self.page.url
+        for origin in self.origins:
+            if url == origin or url.startswith(origin + "/"):
+                return origin
+        return self.origins[0]
+
+    def goto(self, url: str) -> None:
+        self.page.goto(self.check_url(url), wait_until="load")
+
+    # -- settling and observing ---------------------------------------------------------
+
+    def settle(self) -> None:
+        """Wait until the page has loaded, its DOM is quiet and our server is idle.
+
+        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``.
+        """
+        deadline = time.monotonic() + self.timeouts.settle / 1000
+        while self.dialog is None:
+            remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+            page = self.page
+            try:
+                page.wait_for_load_state("load", timeout=remaining_ms)
+                page.evaluate(
+                    "([quiet, most]) => window.__webenv && window.__webenv.settle(quiet, most)",
+                    [QUIET_MS, remaining_ms],
+                )
+            except PlaywrightError as error:
+                if time.monotonic() >= deadline or page.is_closed():
+                    return
+                if _is_navigation(error):
+                    continue  # the page navigated away while we waited: wait for the new one
+                return
+            if self._server_idle is not None:
+                self._server_idle(max(0.0, deadline - time.monotonic()))
+            return
+
+    def observe(self, *, dom: bool = False, elements: bool = False, viewport_only: bool = False):
+        """The page's axtree text (and pruned DOM, element boxes) with element ids."""
+        options = {"dom": dom, "elements": elements, "viewportOnly": viewport_only}
+        script = "options => window.__webenv.observe(options)"
+        try:
+            return self.page.evaluate(script, options)
+        except PlaywrightError:
+            # A page the init script could not reach (an error page): install it now.
+            self.page.evaluate(OBSERVE_JS)
+            return self.page.evaluate(script, options)
+
+    def screenshot(self) -> np.ndarray:
+        """The viewport as an H×W×3 uint8 array."""
+        png = self.page.screenshot(type="png", animations="disabled", caret="hide")
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+    def close(self) -> None:
+        with contextlib.suppress(PlaywrightError):  # the browser is gone, and the context too
+            self.context.close()
+
+
+def _refuse(route: Any) -> None:
+    route.abort("blockedbyclient")
+
+
+def _is_navigation(error: PlaywrightError) -> bool:
+    message = str(error)
+    return "Execution context was destroyed" in message or "navigation" in message.lower()

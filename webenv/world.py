@@ -1,0 +1,236 @@
+"""Per-episode world state: the sites' seeded SQLite databases, restored from cached snapshots.
+
+A world is generated from one seed: the persona, the fixed "now" and every site's data. The
+first episode of a seed generates it (well under a second per site) and caches the database
+bytes in memory and on disk; every reset then writes fresh copies of those bytes, so episodes
+never share mutable state and parallel envs never see each other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import secrets
+import sqlite3
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from flask import Flask
+
+from webenv.sites.common import Message, Persona, make_persona
+
+from .errors import WorldError
+
+#: The sites of every world, in the order their data is generated, by module.
+SITE_MODULES: Mapping[str, str] = {
+    "shop": "webenv.sites.shop",
+    "mail": "webenv.sites.mail",
+    "forms": "webenv.sites.forms",
+}
+
+#: The first world's "now"; each seed moves it on by a day, within a year.
+BASE_NOW = datetime(2026, 3, 2, 9, 30)
+
+_MEMORY_CACHE_SIZE = 32
+
+
+def site_module(site: str) -> ModuleType:
+    if site not in SITE_MODULES:
+        raise WorldError(f"Unknown site {site!r}; the sites are: {', '.join(SITE_MODULES)}.")
+    return importlib.import_module(SITE_MODULES[site])
+
+
+def world_now(seed: int) -> datetime:
+    """The fixed "now" of the world of ``seed``."""
+    return BASE_NOW + timedelta(days=seed % 365)
+
+
+@cache
+def _fingerprint() -> str:
+    """Changes whenever anything that shapes generated data changes (sources, Faker)."""
+    digest = hashlib.sha256(metadata.version("faker").encode())
+    root = Path(importlib.import_module("webenv.sites").__file__ or "").parent
+    for path in sorted(root.rglob("*")):
+        if path.suffix in {".py", ".sql"}:
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("WEBENV_CACHE") or Path.home() / ".cache" / "webenv"
+    return Path(base) / "worlds" / _fingerprint()
+
+
+Key = tuple[int, tuple[str, ...]]
+
+
+class SnapshotStore:
+    """Seeded world snapshots (``{site: database bytes}``), cached in memory and on disk."""
+
+    def __init__(self, use_disk: bool = True):
+        self.use_disk = use_disk
+        self._memory: OrderedDict[Key, dict[str, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, seed: int, sites: tuple[str, ...]) -> dict[str, bytes]:
+        key = (seed, sites)
+        with self._lock:
+            if key in self._memory:
+                self._memory.move_to_end(key)
+                return self._memory[key]
+            snapshot = self._load(key) if self.use_disk else None
+            if snapshot is None:
+                snapshot = generate_world(seed, sites)
+                if self.use_disk:
+                    self._save(key, snapshot)
+            self._memory[key] = snapshot
+            if len(self._memory) > _MEMORY_CACHE_SIZE:
+                self._memory.popitem(last=False)
+            return snapshot
+
+    @staticmethod
+    def _folder(key: Key) -> Path:
+        seed, sites = key
+        return cache_dir() / f"{seed}-{'+'.join(sites)}"
+
+    def _load(self, key: Key) -> dict[str, bytes] | None:
+        folder = self._folder(key)
+        try:
+            return {site: (folder / f"{site}.sqlite").read_bytes() for site in key[1]}
+        except OSError:
+            return None
+
+    def _save(self, key: Key, snapshot: Mapping[str, bytes]) -> None:
+        folder = self._folder(key)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for site, data in snapshot.items():
+                # Written under a unique name and renamed, so that concurrent
+                # processes never read a half-written snapshot.
+                fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+                with os.fdopen(fd, "wb") as out:
+                    out.write(data)
+                os.replace(tmp, folder / f"{site}.sqlite")
+        except OSError:
+            pass  # a read-only or full cache only costs speed
+
+
+#: Shared by every env of the process, so that each seed is generated once.
+snapshots = SnapshotStore()
+
+
+def generate_world(seed: int, sites: tuple[str, ...]) -> dict[str, bytes]:
+    """Generate the databases of ``sites`` for ``seed``: same seed, same bytes."""
+    persona, now = make_persona(seed), world_now(seed)
+    with tempfile.TemporaryDirectory(prefix="webenv-gen-") as tmp:
+        paths = {site: os.path.join(tmp, f"{site}.sqlite") for site in sites}
+        for site, path in paths.items():
+            site_module(site).build_database(path, seed, now, persona)
+        _link_sites(paths)
+        return {site: Path(path).read_bytes() for site, path in paths.items()}
+
+
+def _link_sites(paths: Mapping[str, str]) -> None:
+    """Seed what crosses sites: the shop's past order confirmations land in the mailbox."""
+    if "shop" not in paths or "mail" not in paths:
+        return
+    shop, mail = site_module("shop"), site_module("mail")
+    with sqlite3.connect(paths["shop"]) as conn:
+        order_ids = [row[0] for row in conn.execute("SELECT id FROM orders WHERE user_id = 1")]
+        messages = [shop.order_confirmation(conn, order_id) for order_id in order_ids]
+    for message in messages:
+        mail.deliver(paths["mail"], message)
+
+
+class World:
+    """One env's sites and their state; :meth:`restore` starts a new episode in it."""
+
+    def __init__(self, sites: Iterable[str] | None = None, store: SnapshotStore | None = None):
+        self.sites = tuple(site for site in SITE_MODULES if site in set(sites or SITE_MODULES))
+        self.store = store or snapshots
+        self._tmp = tempfile.TemporaryDirectory(prefix="webenv-world-")
+        self.root = Path(self._tmp.name)
+        self.files_dir = self.root / "files"
+        self.files_dir.mkdir()
+        self.seed: int | None = None
+        self.now = world_now(0)
+        self.persona: Persona | None = None
+        self.apps: dict[str, Flask] = {}
+        self._snapshot: Mapping[str, bytes] = {}
+
+    def db_path(self, site: str) -> Path:
+        return self.root / f"{site}.sqlite"
+
+    def create_apps(self, site_urls: Mapping[str, str]) -> dict[str, Flask]:
+        """One Flask app per site, reading this world's databases."""
+        for site in self.sites:
+            config = {
+                "DATABASE": str(self.db_path(site)),
+                "SECRET_KEY": secrets.token_hex(16),
+                "NOW": self.now.isoformat(),
+                "SITE_URLS": dict(site_urls),
+            }
+            if site != "mail" and "mail" in self.sites:
+                config["SEND_MAIL"] = self.deliver_mail
+            self.apps[site] = site_module(site).create_app(config)
+        return self.apps
+
+    def restore(self, seed: int) -> None:
+        """Replace every site's state with a fresh copy of the world of ``seed``."""
+        snapshot = self._snapshot = self.store.get(seed, self.sites)
+        for site in self.sites:
+            self.db_path(site).write_bytes(snapshot[site])
+        for path in self.files_dir.iterdir():
+            path.unlink()
+        self.seed, self.now, self.persona = seed, world_now(seed), make_persona(seed)
+        for app in self.apps.values():
+            # A new key per episode: no cookie of an earlier episode is valid any more.
+            app.secret_key = secrets.token_hex(16)
+            app.config["SECRET_KEY"] = app.secret_key
+            app.config["NOW"] = self.now.isoformat()
+
+    def connect(self, site: str) -> sqlite3.Connection:
+        """A read-only connection to a site's database, for tasks and graders."""
+        conn = sqlite3.connect(f"file:{self.db_path(site)}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def query(self, site: str, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Rows of a read-only query on a site's current database."""
+        return _fetch(self.connect(site), sql, params)
+
+    def initial_query(self, site: str, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Rows of a query on a site's database as the episode started, for diffs."""
+        conn = sqlite3.connect(":memory:")
+        conn.deserialize(self._snapshot[site])
+        conn.row_factory = sqlite3.Row
+        return _fetch(conn, sql, params)
+
+    def deliver_mail(self, message: Message) -> None:
+        site_module("mail").deliver(str(self.db_path("mail")), message)
+
+    def session_cookie(self, site: str, user_id: int = 1) -> str:
+        """A signed session cookie value that logs ``user_id`` in on ``site``."""
+        app = self.apps[site]
+        serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        return str(serializer.dumps({"user_id": user_id}))
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+
+
+def _fetch(conn: sqlite3.Connection, sql: str, params: Iterable[Any]) -> list[sqlite3.Row]:
+    try:
+        return conn.execute(sql, tuple(params)).fetchall()
+    finally:
+        conn.close()
