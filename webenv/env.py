@@ -102,7 +102,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._server: SiteServer | None = None
         self._session: Session | None = None
         self._check: CheckResult | None = None
-        self._closed = False
+        #: Wall-clock seconds of the last reset or step (kept out of ``info``, which must be
+        #: deterministic).
+        self.timings: dict[str, float] = {}
 
     # -- Gymnasium API ------------------------------------------------------------------
 
@@ -124,12 +126,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._session.goto(self._server.url(task.start_site) + task.start_path)
         self._session.settle()
         observation = self._observe(last_action="", error="")
-        info = {
-            "task": task.to_dict(),
-            "seed": episode_seed,
-            "timings": {"reset": time.perf_counter() - started},
-        }
-        return observation, info
+        self.timings = {"reset": time.perf_counter() - started}
+        return observation, {"task": task.to_dict(), "seed": episode_seed}
 
     def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.task is None or self._session is None:
@@ -158,11 +156,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             observation = self._observe(last_action=str(action)[:2000], error=error)
         except PlaywrightError as exc:
             return self._crashed(action, exc)
-        info = {
-            "check": check.to_dict(),
-            "success": check.success and terminated,
-            "timings": {"step": time.perf_counter() - started},
-        }
+        info = {"check": check.to_dict(), "success": check.success and terminated}
+        self.timings = {"step": time.perf_counter() - started}
         return observation, reward, terminated, False, info
 
     def render(self) -> np.ndarray | None:
@@ -184,7 +179,6 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if self._browser is not None:
             release_browser(self._browser)
             self._browser = None
-        self._closed = True
 
     def __enter__(self) -> WebEnv:
         return self

@@ -68,9 +68,8 @@ class CheapestByBrand(TaskTemplate):
             f'click("{tree.id("button", "Apply filters")}")'
         )
         tree = AxTree(observation["axtree"])
-        first_price = next(
-            node.name for node in tree if node.role == "StaticText" and _is_price(node.name)
-        )
+        results = tree.children(tree.find("region", "Products"))
+        first_price = next(node.name for node in results if _is_price(node.name))
         yield f'send_msg_to_user("{money(parse_money(first_price))}")'
 
 

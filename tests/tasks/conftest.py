@@ -1,0 +1,51 @@
+"""Envs for task tests: one per template for the whole session, reset for every seed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+import webenv  # noqa: F401  (registers the ids)
+from webenv.tasks import Task, env_id, templates
+
+
+@pytest.fixture(scope="session")
+def task_env(browser) -> Iterator[Callable[[str], gym.Env[Any, Any]]]:
+    envs: dict[str, gym.Env[Any, Any]] = {}
+
+    def get(name: str) -> gym.Env[Any, Any]:
+        if name not in envs:
+            envs[name] = gym.make(env_id(templates()[name]))
+        return envs[name]
+
+    yield get
+    for env in envs.values():
+        env.close()
+
+
+Policy = Callable[[Task, Mapping[str, Any]], Any]
+
+
+@pytest.fixture(scope="session")
+def run_policy() -> Callable[..., tuple[float, dict[str, Any]]]:
+    return _run_policy
+
+
+def _run_policy(env: gym.Env[Any, Any], seed: int, policy: Policy) -> tuple[float, dict[str, Any]]:
+    """Run a generator policy ``policy(task, first_observation)``; return (reward, last info)."""
+    observation, info = env.reset(seed=seed)
+    task = env.unwrapped.task
+    steps = policy(task, observation)
+    action = next(steps)
+    while True:
+        observation, reward, terminated, truncated, info = env.step(action)
+        assert not observation["last_action_error"], observation["last_action_error"]
+        if terminated or truncated:
+            return reward, info
+        try:
+            action = steps.send(observation)
+        except StopIteration:
+            return reward, info

@@ -1,0 +1,152 @@
+"""The Gymnasium env: the contract to the letter, determinism, and bad input."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import webenv
+from webenv.errors import UnknownTaskError, WebEnvError
+
+ALL_IDS = webenv.register_envs()
+
+
+@pytest.fixture(scope="module")
+def env(browser):
+    env = gym.make("webenv/shop.fill_cart-v0", observe=("axtree", "dom"))
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_every_registered_env_passes_gymnasiums_checker(browser, env_id):
+    env = gym.make(env_id, observe=("axtree", "dom", "screenshot"))
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+    finally:
+        env.close()
+
+
+def test_observation_has_what_the_space_promises(browser):
+    with gym.make("webenv/shop.buy_product-v0", observe=("axtree", "screenshot")) as env:
+        observation, info = env.reset(seed=1)
+        assert env.observation_space.contains(observation)
+        assert observation["screenshot"].shape == (720, 1280, 3)
+        assert observation["screenshot"].dtype == np.uint8
+        assert observation["screenshot"].std() > 10  # a rendered page, not a blank image
+        assert observation["url"].startswith("http://shop.localhost:")
+        assert observation["goal"] == info["task"]["goal"]
+        assert "[" in observation["axtree"] and 'searchbox "Search products"' in observation["axtree"]
+
+
+def test_same_seed_same_goal_and_first_page(env):
+    first, _ = env.reset(seed=7)
+    second, _ = env.reset(seed=7)
+    assert first["goal"] == second["goal"]
+    assert first["axtree"] == second["axtree"]
+    assert first["dom"] == second["dom"]
+
+
+def test_different_seeds_mostly_different_goals(env):
+    goals = {env.reset(seed=seed)[0]["goal"] for seed in range(8)}
+    assert len(goals) >= 7
+
+
+def test_same_actions_same_outcome(env):
+    def rollout():
+        observation, _ = env.reset(seed=3)
+        search = next(line for line in observation["axtree"].splitlines() if "searchbox" in line)
+        bid = search.split("]")[0].strip(" [")
+        observation, *_ = env.step(f'fill("{bid}", "jacket")\npress("{bid}", "Enter")')
+        return observation["url"], observation["axtree"]
+
+    assert rollout() == rollout()
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        "click(",
+        'exec("x")',
+        "__import__('os')",
+        "eval('1+1')",
+        "open('/etc/passwd').read()",
+        "unknown_function()",
+        "click(1, 2, 3, 4, 5)",
+        "fill(12)",
+        'fill("12", 3)',
+        "click(None)",
+        "scroll('a', 'b')",
+        "click('999999')",
+        "click('-1')",
+        "click('1\"] , body')",
+        "x" * 100_000,
+        "click('1')" * 1000,
+        "",
+        "\x00",
+        "goto('file:///etc/passwd')",
+        "goto('http://example.com/')",
+        "goto('javascript:alert(1)')",
+        "goto('chrome://settings')",
+        "goto('data:text/html,hi')",
+        "upload_file('3', '../../etc/passwd')",
+        "tab_focus(99)",
+        "dialog_accept()",
+        12,
+        None,
+    ],
+)
+def test_malformed_actions_return_an_error_not_an_exception(env, action):
+    env.reset(seed=0)
+    observation, reward, terminated, truncated, _ = env.step(action)
+    assert observation["last_action_error"]
+    assert reward == 0.0 and not terminated and not truncated
+    # ...and the env still works.
+    observation, *_ = env.step("noop()")
+    assert observation["last_action_error"] == ""
+    assert observation["url"].startswith("http://shop.localhost:")
+
+
+def test_a_blocked_navigation_keeps_the_browser_in_the_world(env):
+    observation, _ = env.reset(seed=0)
+    env.step("goto('http://example.com/')")
+    observation, *_ = env.step("noop()")
+    assert "example.com" not in observation["url"]
+
+
+def test_each_reset_starts_a_fresh_browser_context(env):
+    env.reset(seed=0)
+    context = env.unwrapped._session.context
+    context.add_cookies([{"name": "mark", "value": "x", "url": env.unwrapped._server.url("shop")}])
+    env.reset(seed=0)
+    names = {cookie["name"] for cookie in env.unwrapped._session.context.cookies()}
+    assert "mark" not in names
+
+
+def test_step_before_reset_says_what_to_do(browser):
+    env = gym.make("webenv/shop.fill_cart-v0")
+    try:
+        with pytest.raises(WebEnvError, match=r"reset\(\)"):
+            env.unwrapped.step("noop()")
+    finally:
+        env.close()
+
+
+def test_close_twice_and_context_manager(browser):
+    env = gym.make("webenv/shop.fill_cart-v0")
+    with env.unwrapped as inner:
+        inner.reset(seed=0)
+    env.close()
+    env.close()
+
+
+def test_unknown_task_names_suggest_the_right_one():
+    with pytest.raises(UnknownTaskError, match="Did you mean shop.buy_product"):
+        webenv.WebEnv("buy_product")
+
+
+def test_unknown_observation_keys_are_refused():
+    with pytest.raises(WebEnvError, match="Unknown observation keys"):
+        webenv.WebEnv("shop.fill_cart", observe=("axtree", "smell"))
