@@ -9,9 +9,12 @@ observations and actions an agent uses.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import json
 import random
 import re
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -25,6 +28,8 @@ Oracle = Generator[str, Mapping[str, Any], None]
 #: A part of an oracle, used with ``observation = yield from part(...)``: it returns the
 #: observation after its last action.
 Moves = Generator[str, Mapping[str, Any], Mapping[str, Any]]
+#: A policy that must fail the task: given the task and the first observation, an Oracle.
+NearMiss = Callable[["Task", Mapping[str, Any]], Oracle]
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,34 @@ class TaskTemplate:
         """A scripted policy that solves ``task`` from observations only."""
         raise NotImplementedError
 
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        """Every value the check depends on, as the goal must state it (a lint test checks
+        that each phrasing names them all)."""
+        raise NotImplementedError
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        """Scripted policies that come close but must fail: a wrong size, one item too many,
+        the wrong recipient, an answer off by one, a list of every candidate."""
+        raise NotImplementedError
+
+    def altered(self, change: Callable[[dict[str, Any]], dict[str, Any]]) -> NearMiss:
+        """A near-miss: this template's oracle, run on parameters changed by ``change``."""
+
+        def policy(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            params = change(copy.deepcopy(task.params))
+            return self.oracle(dataclasses.replace(task, params=params), observation)
+
+        return policy
+
+    @staticmethod
+    def answering(text: Callable[[Task], str]) -> NearMiss:
+        """A near-miss that answers ``text(task)`` straight away."""
+
+        def policy(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            yield f"send_msg_to_user({json.dumps(text(task))})"
+
+        return policy
+
     def instantiate(self, seed: int, world: World) -> Task:
         rng = random.Random(f"{self.name}-v{self.version}-{seed}")
         params = self.sample(rng, world)
@@ -164,6 +197,15 @@ class TaskTemplate:
             checks.expect("answer", False, f"{answer.text[:200]!r}: {error}")
             return
         checks.expect("answer", value == expected, f"answered {value!r}")
+
+
+    @staticmethod
+    def check_infeasible(checks: Checks, answer: Answer | None) -> None:
+        """Expect the episode to end with ``report_infeasible(...)``, and nothing else."""
+        ended = "no answer" if answer is None else f"{answer.kind}: {answer.text[:200]!r}"
+        checks.expect(
+            "reported infeasible", answer is not None and answer.kind == "infeasible", ended
+        )
 
 
 _TEMPLATES: dict[str, TaskTemplate] = {}

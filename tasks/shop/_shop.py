@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
@@ -30,24 +30,34 @@ def product_options(world: World, product_id: int) -> dict[str, list[str]]:
 
 
 def pick_item(
-    world: World,
-    rng: random.Random,
-    exclude: set[int] = frozenset(),
-    min_stock: int = 3,  # type: ignore[assignment]
+    world: World, rng: random.Random, exclude: Iterable[int] = (), min_stock: int = 3
 ) -> dict[str, Any]:
-    """A purchasable product with a choice of its options: ``{product_id, name, size, color}``."""
+    """A purchasable product and a choice of its options: ``{product_id, name, size, color}``,
+    plus ``decoy``: the same product with another option, for near-misses (or None)."""
     rows = world.query(
         "shop", "SELECT id, name FROM products WHERE stock >= ? ORDER BY id", (min_stock,)
     )
-    rows = [row for row in rows if row["id"] not in exclude]
-    product = rng.choice(rows)
+    excluded = set(exclude)
+    product = rng.choice([row for row in rows if row["id"] not in excluded])
     options = product_options(world, product["id"])
-    return {
+    item = {
         "product_id": product["id"],
         "name": product["name"],
         "size": rng.choice(options["size"]) if options["size"] else None,
         "color": rng.choice(options["color"]) if options["color"] else None,
     }
+    item["decoy"] = None
+    for kind in ("size", "color"):
+        others = [value for value in options[kind] if value != item[kind]]
+        if item[kind] and others:
+            item["decoy"] = {kind: rng.choice(others)}
+            break
+    return item
+
+
+def item_values(item: Mapping[str, Any], quantity: int) -> list[str]:
+    """What a goal must say of an item: its name, options and quantity."""
+    return [item["name"], str(quantity), *(item[k] for k in ("size", "color") if item[k])]
 
 
 def describe_item(item: Mapping[str, Any], quantity: int | None = None) -> str:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, register
+from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
 
 from ._shop import (
@@ -14,6 +14,7 @@ from ._shop import (
     checkout,
     default_address,
     describe_item,
+    item_values,
     line,
     new_orders,
     open_cart,
@@ -63,6 +64,19 @@ class BuyProduct(TaskTemplate):
                 f"shipped to {', '.join(shipped_to)}",
             )
         return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return item_values(params["item"], params["quantity"])
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def other_option(params: dict[str, Any]) -> dict[str, Any]:
+            item = params["item"]
+            return {**params, "item": {**item, **(item["decoy"] or {"size": "none"})}}
+
+        return {
+            "other size or colour": self.altered(other_option),
+            "one too many": self.altered(lambda p: {**p, "quantity": p["quantity"] + 1}),
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         item, quantity = task.params["item"], task.params["quantity"]

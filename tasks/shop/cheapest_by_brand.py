@@ -8,7 +8,7 @@ from typing import Any
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, register
+from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
 
 from ._shop import money, new_orders
@@ -33,11 +33,21 @@ class CheapestByBrand(TaskTemplate):
             "GROUP BY c.id, p.brand HAVING n >= 3 ORDER BY c.id, p.brand",
         )
         row = rng.choice(rows)
+        prices = [
+            price["price_cents"]
+            for price in world.query(
+                "shop",
+                "SELECT p.price_cents FROM products p JOIN categories c ON c.id = p.category_id "
+                "WHERE c.slug = ? AND p.brand = ? ORDER BY p.price_cents",
+                (row["slug"], row["brand"]),
+            )
+        ]
         return {
             "category": row["category"],
             "category_slug": row["slug"],
             "brand": row["brand"],
             "price_cents": row["cheapest"],
+            "other_prices_cents": [price for price in prices if price != row["cheapest"]],
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -55,6 +65,24 @@ class CheapestByBrand(TaskTemplate):
         orders = new_orders(world)
         checks.expect("no order placed", not orders, f"{len(orders)} new orders")
         return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return [params["brand"], params["category"]]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def price(task: Task, key: str = "price_cents", delta: int = 0, index: int = 0) -> str:
+            value = task.params[key]
+            return money((value[index] if isinstance(value, list) else value) + delta)
+
+        return {
+            "off by a cent": self.answering(lambda t: price(t, delta=1)),
+            "next cheapest": self.answering(lambda t: price(t, "other_prices_cents")),
+            "every candidate": self.answering(
+                lambda t: ", ".join(
+                    money(c) for c in [t.params["price_cents"], *t.params["other_prices_cents"]]
+                )
+            ),
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         params = task.params

@@ -6,13 +6,14 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, register
+from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
 
 from ._shop import (
     add_to_cart,
     cart_lines,
     describe_item,
+    item_values,
     line,
     new_orders,
     open_product,
@@ -52,6 +53,19 @@ class FillCart(TaskTemplate):
         orders = new_orders(world)
         checks.expect("no order placed", not orders, f"{len(orders)} new orders")
         return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return [v for item in params["items"] for v in item_values(item, item["quantity"])]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def one_more(params: dict[str, Any]) -> dict[str, Any]:
+            params["items"][-1]["quantity"] += 1
+            return params
+
+        return {
+            "one too many": self.altered(one_more),
+            "an item missing": self.altered(lambda p: {"items": p["items"][:-1]}),
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         for item in task.params["items"]:

@@ -1,0 +1,1 @@
+"""Forms task templates."""

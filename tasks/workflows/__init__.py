@@ -1,0 +1,1 @@
+"""Workflows task templates."""

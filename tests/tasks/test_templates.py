@@ -1,0 +1,97 @@
+"""Every registered template, held to the same bar.
+
+The oracle earns 1.0 on many seeds; doing nothing, acting at random and every scripted
+near-miss earn 0; goals come in several phrasings that each name every checked value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from webenv.agents import RandomAgent
+from webenv.tasks import Task, TaskTemplate, templates
+
+ALL = sorted(templates())
+ORACLE_SEEDS = range(10)
+NEAR_MISS_SEEDS = range(2)
+DIFFICULTIES = {"easy", "medium", "hard"}
+
+
+def oracle(task: Task, observation: Mapping[str, Any]):
+    return task.template.oracle(task, observation)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_oracle_earns_full_reward(task_env, run_policy, name):
+    env = task_env(name)
+    failures = {}
+    for seed in ORACLE_SEEDS:
+        reward, info = run_policy(env, seed, oracle)
+        if reward != 1.0:
+            failures[seed] = info.get("check") or info.get("error")
+    assert not failures, json.dumps(failures, indent=1)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_doing_nothing_earns_nothing(task_env, name):
+    env = task_env(name)
+    env.reset(seed=0)
+    for _ in range(40):
+        _, reward, terminated, truncated, _ = env.step("noop()")
+        assert reward == 0.0 and not terminated
+        if truncated:
+            break
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_random_agent_earns_nothing(task_env, name):
+    env = task_env(name)
+    observation, info = env.reset(seed=0)
+    agent = RandomAgent()
+    agent.reset(observation, info)
+    for _ in range(40):
+        observation, reward, terminated, truncated, _ = env.step(agent.act(observation))
+        assert reward == 0.0, observation["last_action"]
+        if terminated or truncated:
+            break
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_near_misses_earn_nothing(task_env, run_policy, name):
+    env = task_env(name)
+    near_misses = templates()[name].near_misses()
+    assert near_misses, "every template needs at least one near-miss"
+    successes = {}
+    for label, policy in near_misses.items():
+        for seed in NEAR_MISS_SEEDS:
+            reward, info = run_policy(env, seed, policy, strict=False)
+            if reward != 0.0:
+                successes[f"{label} / seed {seed}"] = info.get("check")
+    assert not successes, json.dumps(successes, indent=1)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_phrasing_names_every_checked_value(task_env, name):
+    template: TaskTemplate = templates()[name]
+    env = task_env(name)
+    for seed in range(5):
+        env.reset(seed=seed)
+        params = env.unwrapped.task.params
+        phrasings = template.goals(params)
+        assert len(set(phrasings)) >= 3
+        for goal in phrasings:
+            for value in template.stated_values(params):
+                assert str(value) in goal, (seed, value, goal)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_metadata_is_complete(name):
+    template = templates()[name]
+    assert template.sites and template.tags
+    assert template.difficulty in DIFFICULTIES
+    assert isinstance(template.feasible, bool)
+    assert template.answer_type in (None, "money", "number", "date", "string", "list", "set")
