@@ -1,0 +1,19 @@
+"""What every page's header needs: the category navigation and the cart count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, g
+
+from .cart_model import item_count
+from .db import get_db
+
+
+def header_context() -> dict[str, Any]:
+    categories = get_db().execute("SELECT slug, name FROM categories ORDER BY id").fetchall()
+    return {"nav_categories": categories, "cart_count": item_count(), "user": g.get("user")}
+
+
+def init_app(app: Flask) -> None:
+    app.context_processor(header_context)

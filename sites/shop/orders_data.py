@@ -1,0 +1,153 @@
+"""The seeded order history of the persona, and the store's coupon codes."""
+
+from __future__ import annotations
+
+import sqlite3
+import string
+from datetime import datetime, timedelta
+from typing import Any
+
+from .numbering import order_number, return_number
+from .pricing import compute_totals
+from .returns_model import REASONS
+from .seeding import Seeder, insert, stamp
+
+#: Age range in days of a past order in each status: the newest have not shipped yet.
+ORDER_AGES = {
+    "placed": (0.2, 2.5),
+    "shipped": (3, 8),
+    "delivered": (10, 240),
+    "cancelled": (15, 200),
+    "returned": (40, 300),
+}
+
+
+def seed_coupons(seeder: Seeder) -> None:
+    """Live, expired and disabled codes; one seasonal code differs between worlds."""
+    now = seeder.now
+    season = ("WINTER", "SPRING", "SUMMER", "FALL")[(now.month % 12) // 3]
+    seasonal = seeder.rng.choice((15, 20, 25))
+    later, earlier = stamp(now + timedelta(days=45)), stamp(now - timedelta(days=9))
+    rows = [
+        ("WELCOME10", "percent", 10, 0, None, 1),
+        (f"{season}{seasonal}", "percent", seasonal, 5000, later, 1),
+        ("SAVE20", "fixed", 2000, 10000, later, 1),
+        ("TAKE5", "fixed", 500, 2500, None, 1),
+        ("FLASH30", "percent", 30, 0, earlier, 1),
+        ("HOLIDAY15", "percent", 15, 0, stamp(now - timedelta(days=140)), 1),
+        ("VIP25", "percent", 25, 0, None, 0),
+    ]
+    columns = ("code", "kind", "value", "min_subtotal_cents", "expires_at", "active")
+    insert(seeder.conn, "coupons", [dict(zip(columns, row, strict=True)) for row in rows])
+
+
+def seed_past_orders(seeder: Seeder) -> None:
+    """5-8 orders of the persona in every status, numbered in date order."""
+    rng = seeder.rng
+    statuses = ["placed", "shipped", "delivered", "delivered", "cancelled"]
+    statuses += rng.choices(("delivered", "returned", "shipped"), k=rng.randint(0, 3))
+    dated = [(seeder.ago(*ORDER_AGES[status]), status) for status in statuses]
+    # One delivered order can still be returned, one is past the return window.
+    dated[2] = (seeder.ago(10, 25), "delivered")
+    dated[3] = (seeder.ago(45, 240), "delivered")
+    conn = seeder.conn
+    addresses = conn.execute("SELECT * FROM addresses WHERE user_id = 1 ORDER BY id").fetchall()
+    card = conn.execute(
+        "SELECT brand, last4 FROM payment_methods WHERE user_id = 1 AND is_default = 1"
+    ).fetchone()
+    products = conn.execute("SELECT id, name, price_cents FROM products ORDER BY id").fetchall()
+    for order_id, (created_at, status) in enumerate(sorted(dated), start=1):
+        address = addresses[0] if rng.random() < 0.7 else rng.choice(addresses)
+        lines = [
+            {
+                "order_id": order_id,
+                "product_id": product["id"],
+                "name": product["name"],
+                "size": pick_option(seeder, product["id"], "size"),
+                "color": pick_option(seeder, product["id"], "color"),
+                "quantity": rng.choice((1, 1, 1, 2)),
+                "unit_price_cents": product["price_cents"],
+            }
+            for product in rng.sample(products, k=rng.randint(1, 3))
+        ]
+        tracking = None
+        if status in ("shipped", "delivered", "returned"):
+            tracking = "1Z" + "".join(rng.choices(string.ascii_uppercase + string.digits, k=16))
+        seed_order(seeder, order_id, created_at, status, address, card, tracking, lines)
+
+
+def pick_option(seeder: Seeder, product_id: int, kind: str) -> str | None:
+    values = [
+        row[0]
+        for row in seeder.conn.execute(
+            "SELECT value FROM product_options WHERE product_id = ? AND kind = ? ORDER BY position",
+            (product_id, kind),
+        )
+    ]
+    return seeder.rng.choice(values) if values else None
+
+
+def seed_order(
+    seeder: Seeder,
+    order_id: int,
+    created_at: str,
+    status: str,
+    address: sqlite3.Row,
+    card: sqlite3.Row,
+    tracking: str | None,
+    lines: list[dict[str, Any]],
+) -> None:
+    conn = seeder.conn
+    subtotal = sum(line["quantity"] * line["unit_price_cents"] for line in lines)
+    totals = compute_totals(subtotal, 0, address["state"])
+    ship_to = {
+        f"ship_{key}": address[key]
+        for key in ("name", "street", "city", "state", "zip", "country", "phone")
+    }
+    order = {
+        "id": order_id,
+        "number": order_number(conn, order_id),
+        "user_id": 1,
+        "status": status,
+        "created_at": created_at,
+        **ship_to,
+        "payment_brand": card["brand"],
+        "payment_last4": card["last4"],
+        "subtotal_cents": subtotal,
+        "shipping_cents": totals.shipping_cents,
+        "tax_cents": totals.tax_cents,
+        "discount_cents": totals.discount_cents,
+        "total_cents": totals.total_cents,
+        "tracking_number": tracking,
+    }
+    insert(conn, "orders", [order])
+    insert(conn, "order_items", lines)
+    if status == "returned":
+        seed_refund(seeder, order_id, created_at)
+
+
+def seed_refund(seeder: Seeder, order_id: int, ordered_at: str) -> None:
+    """A completed return of every item of a returned order, two weeks after it was placed."""
+    conn = seeder.conn
+    return_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM returns").fetchone()[0]
+    requested = datetime.fromisoformat(ordered_at) + timedelta(days=14)
+    insert(
+        conn,
+        "returns",
+        [
+            {
+                "id": return_id,
+                "number": return_number(conn, return_id),
+                "order_id": order_id,
+                "reason": seeder.rng.choice(REASONS),
+                "refund_method": "original",
+                "status": "refunded",
+                "created_at": stamp(requested),
+            }
+        ],
+    )
+    conn.execute(
+        "INSERT INTO return_items (return_id, order_item_id, quantity)"
+        " SELECT ?, id, quantity FROM order_items WHERE order_id = ?",
+        (return_id, order_id),
+    )

@@ -1,0 +1,509 @@
+"""Word lists the catalog generator combines into product names, descriptions and reviews.
+
+Each department lists its brands, the adjectives that fit it and its product nouns. A noun
+carries a typical price and which options it is sold in, so a generated hiking jacket comes in
+sizes and colours while a cookbook comes in neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+APPAREL_SIZES = ("XS", "S", "M", "L", "XL", "XXL")
+SHOE_SIZES = ("6", "7", "8", "9", "10", "11", "12", "13")
+COLORS = (
+    "Black",
+    "White",
+    "Navy",
+    "Charcoal",
+    "Forest Green",
+    "Burgundy",
+    "Sand",
+    "Sky Blue",
+    "Coral",
+    "Olive",
+    "Slate Gray",
+    "Mustard",
+)
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A kind of product: its name, a typical price in dollars and the options it comes in."""
+
+    word: str
+    price: float
+    sizes: tuple[str, ...] = ()
+    colored: bool = False
+
+
+@dataclass(frozen=True)
+class Department:
+    slug: str
+    name: str
+    description: str
+    brands: tuple[str, ...]
+    adjectives: tuple[str, ...]
+    nouns: tuple[Noun, ...]
+    audiences: tuple[str, ...] = ("",)
+    features: tuple[str, ...] = ()
+    brand_in_name: bool = True
+
+
+def _apparel(word: str, price: float) -> Noun:
+    return Noun(word, price, APPAREL_SIZES, True)
+
+
+def _shoe(word: str, price: float) -> Noun:
+    return Noun(word, price, SHOE_SIZES, True)
+
+
+def _colored(word: str, price: float) -> Noun:
+    return Noun(word, price, (), True)
+
+
+DEPARTMENTS: tuple[Department, ...] = (
+    Department(
+        "clothing",
+        "Clothing",
+        "Everyday layers, outerwear and basics built to last.",
+        ("Trailpeak", "Harbor & Pine", "Kestrel", "Northbound", "Loomwell", "Solstice"),
+        (
+            "Classic",
+            "Lightweight",
+            "Relaxed-Fit",
+            "Slim-Fit",
+            "Everyday",
+            "Heritage",
+            "Performance",
+            "Essential",
+            "Stretch",
+            "Recycled",
+            "Premium",
+        ),
+        (
+            _apparel("Hiking Jacket", 129),
+            _apparel("Rain Shell", 98),
+            _apparel("Crewneck Sweater", 64),
+            _apparel("Oxford Shirt", 48),
+            _apparel("Chino Pants", 58),
+            _apparel("Hoodie", 52),
+            _apparel("Puffer Vest", 89),
+            _apparel("Henley Tee", 28),
+            _apparel("Cardigan", 72),
+            _apparel("Joggers", 45),
+            _apparel("Denim Jacket", 94),
+            _apparel("Polo Shirt", 38),
+        ),
+        ("Men's", "Women's", "Unisex"),
+        (
+            "Double-stitched seams",
+            "Machine washable",
+            "Tagless neck label",
+            "Two zippered hand pockets",
+            "Breathable, moisture-wicking fabric",
+            "Cut for easy layering",
+        ),
+    ),
+    Department(
+        "shoes",
+        "Shoes",
+        "Running, trail and everyday shoes for every stride.",
+        ("Stridewell", "Trailpeak", "Cobblestone", "Velo", "Summit Run"),
+        (
+            "Cushioned",
+            "Lightweight",
+            "Leather",
+            "Breathable",
+            "Classic",
+            "Everyday",
+            "Performance",
+            "Comfort",
+            "Heritage",
+            "Recycled",
+        ),
+        (
+            _shoe("Running Shoes", 110),
+            _shoe("Trail Runners", 125),
+            _shoe("Hiking Boots", 149),
+            _shoe("Sneakers", 79),
+            _shoe("Loafers", 95),
+            _shoe("Chelsea Boots", 139),
+            _shoe("Walking Shoes", 89),
+            _shoe("Sandals", 49),
+            _shoe("Court Shoes", 69),
+        ),
+        ("Men's", "Women's"),
+        (
+            "Rubber outsole with multi-directional lugs",
+            "Removable cushioned insole",
+            "Padded collar and tongue",
+            "Reinforced toe cap",
+            "True to size; order your usual size",
+        ),
+    ),
+    Department(
+        "electronics",
+        "Electronics",
+        "Headphones, chargers, smart home and the gear that keeps you connected.",
+        ("Voltara", "Lumen", "Soundmark", "Pixelnest", "Arcwave", "Helio"),
+        (
+            "Pro",
+            "Compact",
+            "Smart",
+            "Premium",
+            "Ultra",
+            "Essential",
+            "Max",
+            "Lite",
+            "Plus",
+            "Studio",
+        ),
+        (
+            _colored("Over-Ear Headphones", 149),
+            _colored("Earbuds", 79),
+            _colored("Speaker", 59),
+            Noun("Power Bank", 39),
+            Noun("USB-C Charger", 29),
+            Noun("Webcam", 69),
+            Noun("Mechanical Keyboard", 99),
+            _colored("Mouse", 35),
+            Noun("Streaming Stick", 49),
+            Noun("Security Camera", 89),
+            _colored("Smartwatch", 199),
+            Noun("Monitor", 279),
+        ),
+        ("",),
+        (
+            "Up to 30 hours of battery life",
+            "USB-C charging cable included",
+            "Two-year limited warranty",
+            "Pairs with phones, tablets and laptops",
+            "Firmware updates over the air",
+        ),
+    ),
+    Department(
+        "home-kitchen",
+        "Home & Kitchen",
+        "Cookware, small appliances and comforts for every room.",
+        ("Hearthstone", "Copper Lane", "Nestwell", "Oakridge Home", "Brightmill"),
+        (
+            "Modern",
+            "Classic",
+            "Premium",
+            "Everyday",
+            "Compact",
+            "Deluxe",
+            "Essential",
+            "Heritage",
+            "Signature",
+            "Studio",
+        ),
+        (
+            Noun("Skillet", 45),
+            Noun("Dutch Oven", 89),
+            Noun("Coffee Maker", 79),
+            Noun("Knife Set", 119),
+            _colored("Bath Towel Set", 39),
+            _colored("Throw Blanket", 49),
+            Noun("Food Storage Set", 32),
+            _colored("Mug Set", 28),
+            Noun("Blender", 99),
+            Noun("Cutting Board", 25),
+            Noun("Electric Kettle", 42),
+            _colored("Table Lamp", 58),
+        ),
+        ("",),
+        (
+            "Dishwasher safe",
+            "PFOA-free coating",
+            "Easy to clean",
+            "Lifetime warranty",
+            "Fits standard kitchen cabinets",
+        ),
+    ),
+    Department(
+        "sports-outdoors",
+        "Sports & Outdoors",
+        "Camping, fitness and trail gear for your next adventure.",
+        ("Trailpeak", "Ridgeline", "Basecamp Co.", "Tidewater", "Apex Motion"),
+        (
+            "Ultralight",
+            "Trail",
+            "Expedition",
+            "Adventure",
+            "Summit",
+            "Pro",
+            "Compact",
+            "Classic",
+            "Everyday",
+            "Basecamp",
+        ),
+        (
+            Noun("Two-Person Tent", 189),
+            Noun("Sleeping Bag", 119),
+            _colored("Daypack", 69),
+            _colored("Water Bottle", 24),
+            _colored("Yoga Mat", 35),
+            Noun("Trekking Poles", 59),
+            Noun("Camp Stove", 54),
+            Noun("Headlamp", 29),
+            Noun("Dumbbell Set", 79),
+            Noun("Resistance Bands", 19),
+            Noun("Camping Chair", 45),
+            Noun("Cooler", 99),
+        ),
+        ("",),
+        (
+            "Weather-resistant construction",
+            "Carry bag included",
+            "Tested in the backcountry",
+            "Tool-free setup in minutes",
+            "Lightweight for long carries",
+        ),
+    ),
+    Department(
+        "books",
+        "Books",
+        "Bestselling fiction, cookbooks and guides, in paperback and hardcover.",
+        ("Harbor House Press", "Lantern Books", "Meridian", "Foxglove Publishing", "Quill & Ink"),
+        (
+            "Silent",
+            "Last",
+            "Hidden",
+            "Golden",
+            "Winter",
+            "Forgotten",
+            "Midnight",
+            "Wild",
+            "Painted",
+            "Lost",
+        ),
+        (
+            Noun("Orchard: A Novel", 17),
+            Noun("Lighthouse: A Novel", 18),
+            Noun("Garden Cookbook", 29),
+            Noun("River: A Memoir", 22),
+            Noun("Kingdom: A Novel", 16),
+            Noun("Atlas of Trails", 34),
+            Noun("Letters: A Novel", 15),
+            Noun("Kitchen Handbook", 27),
+            Noun("Harbor: A Thriller", 19),
+            Noun("Field Guide to Birds", 24),
+        ),
+        ("The",),
+        (
+            "Paperback, 352 pages",
+            "Hardcover with dust jacket",
+            "A national bestseller",
+            "Includes a reading group guide",
+            "Illustrated throughout",
+        ),
+        brand_in_name=False,
+    ),
+    Department(
+        "beauty",
+        "Beauty",
+        "Skin care, hair care and grooming essentials.",
+        ("Glowleaf", "Purely", "Maison Belle", "Driftwood Botanicals", "Lumi Skin"),
+        (
+            "Hydrating",
+            "Fragrance-Free",
+            "Gentle",
+            "Nourishing",
+            "Daily",
+            "Botanical",
+            "Sensitive",
+            "Clean",
+            "Restoring",
+            "Essential",
+        ),
+        (
+            Noun("Face Moisturizer", 28),
+            Noun("Cleanser", 18),
+            Noun("Serum", 34),
+            Noun("Sunscreen SPF 50", 22),
+            Noun("Shampoo", 16),
+            Noun("Conditioner", 16),
+            Noun("Lip Balm Set", 12),
+            Noun("Body Lotion", 19),
+            Noun("Eye Cream", 38),
+            Noun("Hair Oil", 24),
+        ),
+        ("",),
+        (
+            "Dermatologist tested",
+            "Cruelty-free and vegan",
+            "Suitable for sensitive skin",
+            "Free of parabens and sulfates",
+            "Recyclable packaging",
+        ),
+    ),
+    Department(
+        "toys-games",
+        "Toys & Games",
+        "Puzzles, building sets and games for all ages.",
+        ("Playwise", "Brickfield", "Tumbletown", "Marble & Moss", "Kiddo Lab"),
+        (
+            "Classic",
+            "Deluxe",
+            "Educational",
+            "Family",
+            "Jumbo",
+            "Travel",
+            "Creative",
+            "Junior",
+            "Ultimate",
+            "Adventure",
+        ),
+        (
+            Noun("Building Set", 49),
+            Noun("1000-Piece Puzzle", 22),
+            Noun("Board Game", 35),
+            Noun("Card Game", 14),
+            _colored("Plush Bear", 19),
+            Noun("Train Set", 79),
+            Noun("Science Kit", 39),
+            Noun("Marble Run", 45),
+            _colored("Kick Scooter", 69),
+            Noun("Art Easel", 59),
+        ),
+        ("",),
+        (
+            "For ages 6 and up",
+            "2 to 6 players",
+            "Sturdy pieces that stand up to play",
+            "Storage box included",
+            "Encourages problem solving",
+        ),
+    ),
+    Department(
+        "garden",
+        "Garden",
+        "Tools, planters and outdoor living for yards and balconies.",
+        ("Greenhaven", "Rootstock", "Terra & Twine", "Sunpatch", "Fernhill"),
+        (
+            "Ergonomic",
+            "Weatherproof",
+            "Heritage",
+            "Classic",
+            "Pro",
+            "Essential",
+            "Premium",
+            "Heavy-Duty",
+            "Everyday",
+            "Compact",
+        ),
+        (
+            Noun("Planter", 39),
+            Noun("Garden Hose", 45),
+            Noun("Pruning Shears", 24),
+            Noun("Garden Bed", 119),
+            Noun("String Lights", 29),
+            Noun("Kneeling Pad", 19),
+            Noun("Bird Feeder", 27),
+            Noun("Watering Can", 22),
+            Noun("Compost Bin", 79),
+            Noun("Potting Bench", 149),
+        ),
+        ("",),
+        (
+            "Rust-resistant hardware",
+            "Easy assembly, no tools needed",
+            "UV-protected finish",
+            "Drainage holes pre-drilled",
+            "Built for year-round use outdoors",
+        ),
+    ),
+    Department(
+        "pet-supplies",
+        "Pet Supplies",
+        "Food bowls, beds, toys and travel gear for cats and dogs.",
+        ("Pawsome", "Tailwind", "Furrow & Co.", "Barkley", "Whisker Works"),
+        (
+            "Cozy",
+            "Deluxe",
+            "Everyday",
+            "Comfort",
+            "Premium",
+            "Classic",
+            "Adventure",
+            "Eco",
+            "Sturdy",
+            "Essential",
+        ),
+        (
+            _colored("Dog Bed", 69),
+            _colored("Dog Leash", 22),
+            _colored("Harness", 32),
+            Noun("Cat Tree", 89),
+            Noun("Food Bowl Set", 24),
+            Noun("Puzzle Feeder", 18),
+            _colored("Cat Carrier", 45),
+            Noun("Grooming Brush", 15),
+            Noun("Litter Box", 35),
+            Noun("Treat Pouch", 12),
+        ),
+        ("",),
+        (
+            "Machine-washable cover",
+            "Non-toxic materials",
+            "Vet recommended",
+            "Fits small, medium and large breeds",
+            "Easy to clean",
+        ),
+    ),
+)
+
+#: Sentences a product description is made of; ``{noun}``, ``{brand}``, ``{department}``.
+DESCRIPTION_SENTENCES: tuple[str, ...] = (
+    "Whether you are replacing an old favorite or buying your first, this {noun} balances "
+    "quality and value.",
+    "Thoughtfully designed and built to last, it is one of our most-loved {department} picks.",
+    "{brand} makes it with care, so it brings everyday reliability to your routine.",
+    "Customers keep coming back to it for its durability and clean, modern design.",
+    "Every detail was tested for real-life use, from the first day to the hundredth.",
+    "It is backed by our 30-day return policy, so you can buy with confidence.",
+)
+
+REVIEW_TITLES: dict[int, tuple[str, ...]] = {
+    5: (
+        "Absolutely love it",
+        "Exceeded my expectations",
+        "Best purchase this year",
+        "Worth every penny",
+        "Five stars, would buy again",
+    ),
+    4: ("Really good", "Very happy with it", "Great value", "Solid choice", "Nearly perfect"),
+    3: ("It's okay", "Does the job", "Mixed feelings", "Average", "Fine for the price"),
+    2: ("Disappointed", "Not as described", "Expected more", "Had some problems"),
+    1: ("Would not recommend", "Broke after a week", "Returned it", "Poor quality"),
+}
+
+REVIEW_BODIES: dict[int, tuple[str, ...]] = {
+    5: (
+        "The {noun} is exactly what I was looking for. Quality is excellent and it arrived "
+        "two days early.",
+        "I've used this {noun} every day for a month and it still looks brand new. Highly "
+        "recommend.",
+        "Bought this as a gift and ended up ordering a second one for myself.",
+    ),
+    4: (
+        "Great {noun} overall. Took off one star because the packaging was a bit flimsy.",
+        "Good quality for the price. The {noun} works well, though instructions could be clearer.",
+        "Very comfortable and well made. Would buy from {brand} again.",
+    ),
+    3: (
+        "The {noun} is fine, nothing special. It does what it says.",
+        "Decent, but I expected a little more from {brand} at this price.",
+        "Works as described, but shipping took longer than promised.",
+    ),
+    2: (
+        "The {noun} looked different from the photos and feels cheaper than expected.",
+        "Had to contact support twice. The {noun} works, barely.",
+    ),
+    1: (
+        "The {noun} stopped working after a few uses. Very disappointed with {brand}.",
+        "Arrived damaged and the replacement had the same problem.",
+    ),
+}
