@@ -111,3 +111,40 @@ def test_a_regular_install_carries_sites_and_tasks(tmp_path):
         cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
+
+
+def test_show_prints_the_goal_params_and_the_oracles_trajectory(capsys, browser):
+    assert main(["show", "shop.cheapest_by_brand", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "goal:" in out and '"brand"' in out
+    assert "send_msg_to_user" in out
+    assert "reward 1.0  success True" in out
+
+
+def test_serve_lets_a_person_open_the_sites(tmp_path):
+    import re
+    import urllib.request
+
+    server = subprocess.Popen(
+        [*WEBENV, "serve", "--seed", "3", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        lines = []
+        while not lines or not lines[-1].startswith("Sign in as"):
+            line = server.stdout.readline()
+            assert line, server.stderr.read()
+            lines.append(line)
+        urls = dict(re.findall(r"^\s+(\w+)\s+(http://\S+)", "".join(lines), re.MULTILINE))
+        assert set(urls) == {"shop", "mail", "forms"}
+        for site, url in urls.items():
+            host = url.split("/")[2]
+            request = urllib.request.Request(
+                url.replace(host, "127.0.0.1:" + host.split(":")[1]), headers={"Host": host}
+            )
+            with urllib.request.urlopen(request, timeout=10) as response:
+                assert response.status == 200, site
+        assert "Sign in as" in "".join(lines)
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+
+from .agents import OracleAgent
 from .errors import WebEnvError
 from .runner import EpisodeResult, evaluate
-from .tasks import env_id, matching, templates
+from .server import SiteServer
+from .tasks import env_id, get_template, matching, templates
+from .world import World
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -90,6 +96,59 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve a world's sites for a person to browse, until interrupted."""
+    world = World(args.sites.split(",") if args.sites else None)
+    server = SiteServer({}, port=args.port)
+    try:
+        world.restore(args.seed)
+        server.apps.update(world.create_apps({site: server.url(site) for site in world.sites}))
+        persona = world.persona
+        assert persona is not None
+        print(f"World of seed {args.seed} (now = {world.now:%Y-%m-%d %H:%M}):")
+        for site in world.sites:
+            print(f"  {site:<6} {server.url(site)}/")
+        print(f"Sign in as {persona.username} / {persona.password}. Ctrl-C stops.", flush=True)
+        threading.Event().wait()
+    finally:
+        server.close()
+        world.close()
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """A task instance's goal and parameters, and the oracle's trajectory through it."""
+    template = get_template(args.task)
+    env = gym.make(env_id(template))
+    try:
+        agent = OracleAgent(env)
+        observation, info = env.reset(seed=args.seed)
+        print(f"{env_id(template)}  seed {args.seed}")
+        print(f"goal:   {observation['goal']}")
+        print(f"params: {json.dumps(info['task']['params'], ensure_ascii=False)}")
+        print(f"start:  {observation['url']}")
+        agent.reset(observation, info)
+        terminated = truncated = False
+        step = 0
+        while not (terminated or truncated):
+            action = agent.act(observation)
+            observation, reward, terminated, truncated, info = env.step(action)
+            step += 1
+            error = (
+                f"  error: {observation['last_action_error']}"
+                if observation["last_action_error"]
+                else ""
+            )
+            print(f"{step:>3}. {action.replace(chr(10), '; ')}\n     → {observation['url']}{error}")
+        print(f"reward {reward}  success {info.get('success')}")
+        for condition in info.get("check", {}).get("conditions", []):
+            mark = "✓" if condition["passed"] else "✗"
+            print(f"  {mark} {condition['name']}: {condition['message']}")
+    finally:
+        env.close()
+    return 0
+
+
 def print_summary(summary: dict[str, Any]) -> None:
     rows = sorted(summary["by_task"].items())
     width = max([len(task) for task, _ in rows] + [4])
@@ -122,6 +181,16 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--min-success", type=float, help="exit 1 below this success rate")
     ev.add_argument("--out", default="runs/latest", help="output folder")
     ev.set_defaults(run=cmd_eval)
+    serve = commands.add_parser("serve", help="serve a world's sites for a person to browse")
+    serve.add_argument("--seed", type=int, default=0, help="world seed")
+    serve.add_argument("--sites", help="comma-separated sites (default: all)")
+    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0: any)")
+    serve.set_defaults(run=cmd_serve)
+
+    show = commands.add_parser("show", help="a task's goal, parameters and oracle trajectory")
+    show.add_argument("task", help="template name or id, e.g. shop.buy_product")
+    show.add_argument("--seed", type=int, default=0)
+    show.set_defaults(run=cmd_show)
     return parser
 
 
