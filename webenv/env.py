@@ -124,8 +124,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._check = None
         self._session = self._open_session()
         self._session.goto(self._server.url(task.start_site) + task.start_path)
-        self._session.settle()
-        observation = self._observe(last_action="", error="")
+        observation = self._settled_observation(last_action="", error="")
         self.timings = {"reset": time.perf_counter() - started}
         return observation, {"task": task.to_dict(), "seed": episode_seed}
 
@@ -142,20 +141,18 @@ class WebEnv(gym.Env[dict[str, Any], str]):
                     answer = Answer(kind, next(iter(call.args.values())))
                     break
                 execute(self._session, call, self._world.files_dir)  # type: ignore[union-attr]
-            self._session.settle()
         except ActionError as exc:
             error = str(exc)
-            self._session.settle()
+        except PlaywrightError as exc:
+            return self._crashed(action, exc)
+        try:
+            observation = self._settled_observation(last_action=str(action)[:2000], error=error)
         except PlaywrightError as exc:
             return self._crashed(action, exc)
         check = self._check = self.task.check(self._world, answer)  # type: ignore[arg-type]
         answered = answer is not None
         terminated = answered or (self.template.answer_type is None and check.success)
         reward = 1.0 if terminated and check.success else 0.0
-        try:
-            observation = self._observe(last_action=str(action)[:2000], error=error)
-        except PlaywrightError as exc:
-            return self._crashed(action, exc)
         info = {"check": check.to_dict(), "success": check.success and terminated}
         self.timings = {"step": time.perf_counter() - started}
         return observation, reward, terminated, False, info
@@ -234,44 +231,50 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             server_idle=server.wait_idle,
         )
 
-    def _observe(self, *, last_action: str, error: str) -> dict[str, Any]:
+    def _settled_observation(self, *, last_action: str, error: str) -> dict[str, Any]:
+        """Wait for the page to settle, then observe it (in one round trip where possible)."""
         assert self.task is not None and self._session is not None
         session = self._session
+        wants_text = [key for key in ("axtree", "dom") if key in self.observe_keys]
+        options = {"axtree": "axtree" in wants_text, "dom": "dom" in wants_text}
+        page = session.settle(options)
+        if page is None and session.dialog is None:
+            page = session.observe(**options)
+        page = page or {}
         observation: dict[str, Any] = {
             "goal": self.task.goal,
             "url": session.page.url,
-            "tabs": self._tabs(),
+            "tabs": self._tabs(page.get("title", "")),
             "last_action": last_action,
             "last_action_error": error,
             "dialog": "",
-            "focused": "",
+            "focused": page.get("focused") or "",
         }
         if session.dialog is not None:
             observation["dialog"] = f"{session.dialog.type}: {session.dialog.message}"
-        wants_text = {"axtree", "dom"} & set(self.observe_keys)
-        if wants_text and session.dialog is None:
-            page = session.observe(dom="dom" in self.observe_keys)
-            for key in wants_text:
-                observation[key] = page[key] or ""
-            observation["focused"] = page["focused"] or ""
-        else:
-            for key in wants_text:
-                observation[key] = ""
+        for key in wants_text:
+            observation[key] = page.get(key) or ""
         if "screenshot" in self.observe_keys:
             observation["screenshot"] = session.screenshot()
         return observation
 
-    def _tabs(self) -> str:
+    def _tabs(self, active_title: str) -> str:
+        """One line per tab: ``*0 Title — URL``, the star marking the active one."""
         assert self._session is not None
         lines = []
         for index, page in enumerate(self._session.pages):
-            marker = "*" if page is self._session.page else " "
-            try:
-                title = page.title() if self._session.dialog is None else ""
-            except PlaywrightError:
-                title = ""
-            lines.append(f"{marker}{index} {title} — {page.url}")
+            active = page is self._session.page
+            title = active_title if active else self._title(page)
+            lines.append(f"{'*' if active else ' '}{index} {title} — {page.url}")
         return "\n".join(lines)
+
+    def _title(self, page: Any) -> str:
+        if self._session is None or self._session.dialog is not None:
+            return ""
+        try:
+            return str(page.title())
+        except PlaywrightError:
+            return ""
 
     def _crashed(self, action: str, exc: PlaywrightError):  # type: ignore[no-untyped-def]
         """The browser died mid-step: end the episode; the next reset relaunches it."""

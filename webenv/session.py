@@ -26,7 +26,13 @@ from .errors import ActionError
 OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encoding="utf-8")
 
 #: How long the DOM must stay unchanged before a page counts as settled.
-QUIET_MS = 40
+QUIET_MS = 25
+_MAX_SETTLE_ROUNDS = 8
+_SETTLE_JS = """async ([quiet, most, options]) => {
+  if (!window.__webenv) return null;
+  await window.__webenv.settle(quiet, most);
+  return options ? window.__webenv.observe(options) : null;
+}"""
 
 
 @dataclass(frozen=True)
@@ -144,41 +150,45 @@ class Session:
 
     # -- settling and observing ---------------------------------------------------------
 
-    def settle(self) -> None:
-        """Wait until the page has loaded, its DOM is quiet and our server is idle.
+    def settle(self, observe: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Wait until the page has loaded, its DOM is quiet and our server is idle; then, with
+        ``observe`` options, observe the page in the same round trip.
 
-        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``.
+        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``. Returns the
+        observation, or None when none was asked for or the page could not give one.
         """
         deadline = time.monotonic() + self.timeouts.settle / 1000
-        while self.dialog is None:
-            remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+        result = None
+        for _ in range(_MAX_SETTLE_ROUNDS):
+            if self.dialog is not None:
+                return None
             page = self.page
+            remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
-                page.evaluate(
-                    "([quiet, most]) => window.__webenv && window.__webenv.settle(quiet, most)",
-                    [QUIET_MS, remaining_ms],
-                )
+                result = page.evaluate(_SETTLE_JS, [QUIET_MS, remaining_ms, observe])
             except PlaywrightError as error:
-                if time.monotonic() >= deadline or page.is_closed():
-                    return
-                if _is_navigation(error):
+                if time.monotonic() < deadline and not page.is_closed() and _is_navigation(error):
                     continue  # the page navigated away while we waited: wait for the new one
-                return
-            if self._server_idle is not None:
+                return None
+            if self._server_idle is not None and not self._server_idle(0):
+                # A request is still being served (a fetch, a late navigation): wait for it,
+                # then settle and look again.
                 self._server_idle(max(0.0, deadline - time.monotonic()))
-            return
+                continue
+            if page is self.page:
+                return result
+        return result
 
-    def observe(self, *, dom: bool = False, elements: bool = False, viewport_only: bool = False):
+    def observe(self, **options: Any) -> dict[str, Any]:
         """The page's axtree text (and pruned DOM, element boxes) with element ids."""
-        options = {"dom": dom, "elements": elements, "viewportOnly": viewport_only}
         script = "options => window.__webenv.observe(options)"
         try:
-            return self.page.evaluate(script, options)
+            return self.page.evaluate(script, options)  # type: ignore[no-any-return]
         except PlaywrightError:
             # A page the init script could not reach (an error page): install it now.
             self.page.evaluate(OBSERVE_JS)
-            return self.page.evaluate(script, options)
+            return self.page.evaluate(script, options)  # type: ignore[no-any-return]
 
     def screenshot(self) -> np.ndarray:
         """The viewport as an H×W×3 uint8 array."""

@@ -198,7 +198,6 @@ class TaskTemplate:
             return
         checks.expect("answer", value == expected, f"answered {value!r}")
 
-
     @staticmethod
     def check_infeasible(checks: Checks, answer: Answer | None) -> None:
         """Expect the episode to end with ``report_infeasible(...)``, and nothing else."""

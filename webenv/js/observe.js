@@ -367,8 +367,8 @@
 
   function observe(options) {
     // Ids first, so that every view below sees the same ones.
-    const result = { axtree: null, dom: null, elements: null, focused: null };
-    result.axtree = axtree(options);
+    const result = { axtree: null, dom: null, elements: null, focused: null, title: document.title };
+    if (options.axtree !== false) result.axtree = axtree(options);
     if (options.dom) result.dom = dom();
     if (options.elements) result.elements = elements();
     const active = document.activeElement;
