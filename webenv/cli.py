@@ -14,7 +14,7 @@ import gymnasium as gym
 
 from .agents import OracleAgent
 from .errors import WebEnvError
-from .runner import EpisodeResult, evaluate
+from .runner import RECORD_MODES, EpisodeResult, evaluate
 from .server import SiteServer
 from .tasks import env_id, get_template, matching, templates
 from .world import World
@@ -82,10 +82,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         Path(args.out),
         max_steps=args.max_steps,
         observe=args.observe.split(","),
+        record=args.record,
         on_result=progress,
     )
     print_summary(summary)
-    print(f"\nWrote {Path(args.out) / 'summary.json'}")
+    print(f"\nWrote summary.json, results.jsonl and junit.xml to {args.out}")
     if args.min_success is not None and summary["success_rate"] < args.min_success:
         print(
             f"Success rate {summary['success_rate']:.1%} is below --min-success "
@@ -179,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--max-steps", type=int, help="step limit per episode")
     ev.add_argument("--observe", default="axtree", help="observation keys, comma-separated")
     ev.add_argument("--min-success", type=float, help="exit 1 below this success rate")
+    ev.add_argument(
+        "--record", default="none", choices=RECORD_MODES, help="episode records to keep"
+    )
     ev.add_argument("--out", default="runs/latest", help="output folder")
     ev.set_defaults(run=cmd_eval)
     serve = commands.add_parser("serve", help="serve a world's sites for a person to browse")

@@ -158,7 +158,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         return observation, reward, terminated, False, info
 
     def render(self) -> np.ndarray | None:
-        if self.render_mode != "rgb_array" or self._session is None:
+        if self.render_mode != "rgb_array":
+            return None
+        return self.screenshot()
+
+    def screenshot(self) -> np.ndarray | None:
+        """The current viewport, whatever ``observe`` computes (None between episodes)."""
+        if self._session is None or self._session.dialog is not None:
             return None
         return self._session.screenshot()
 

@@ -13,13 +13,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import gymnasium as gym
 
-from . import __version__
 from .agents import load_agent
 from .errors import WebEnvError
+from .record import RecordEpisode, versions
 from .tasks import TaskTemplate, env_id
+
+RECORD_MODES = ("none", "steps", "screenshots")
 
 
 @dataclass
@@ -111,7 +114,6 @@ def summarise(results: Sequence[EpisodeResult]) -> dict[str, Any]:
         "errors": sum(r.error is not None for r in results),
         "mean_steps": sum(r.steps for r in results) / len(results) if results else 0.0,
         "by_task": by_task,
-        "versions": {"webenv": __version__},
     }
 
 
@@ -123,15 +125,24 @@ def evaluate(
     *,
     max_steps: int | None = None,
     observe: Sequence[str] = ("axtree",),
+    record: str = "none",
     on_result: Callable[[EpisodeResult], None] | None = None,
 ) -> dict[str, Any]:
-    """Run ``agent`` on every template for every seed; write results and return the summary."""
+    """Run ``agent`` on every template for every seed; write results and return the summary.
+
+    ``record``: ``none``, ``steps`` (an episode record per episode under ``out_dir/episodes``)
+    or ``screenshots`` (the same, with a screenshot per step).
+    """
+    if record not in RECORD_MODES:
+        raise WebEnvError(f"--record must be one of {', '.join(RECORD_MODES)}, not {record!r}.")
     out_dir.mkdir(parents=True, exist_ok=True)
     results: list[EpisodeResult] = []
     with (out_dir / "results.jsonl").open("w", encoding="utf-8") as lines:
         for template in templates:
             limit = {"max_episode_steps": max_steps} if max_steps else {}
-            env = gym.make(env_id(template), observe=tuple(observe), **limit)
+            env: gym.Env[Any, Any] = gym.make(env_id(template), observe=tuple(observe), **limit)
+            if record != "none":
+                env = RecordEpisode(env, out_dir / "episodes", screenshots=record == "screenshots")
             try:
                 for seed in seeds:
                     result = run_episode(env, agent, seed)
@@ -144,5 +155,39 @@ def evaluate(
                 env.close()
     summary = summarise(results)
     summary["agent"] = agent
+    summary["versions"] = versions()
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_junit(results, out_dir / "junit.xml")
     return summary
+
+
+def write_junit(results: Sequence[EpisodeResult], path: Path) -> None:
+    """JUnit XML, one testcase per episode, so that CI systems show evaluations as tests."""
+    suite = ElementTree.Element(
+        "testsuite",
+        name="webenv",
+        tests=str(len(results)),
+        failures=str(sum(not r.success and r.error is None for r in results)),
+        errors=str(sum(r.error is not None for r in results)),
+        time=f"{sum(r.duration for r in results):.3f}",
+    )
+    for result in results:
+        case = ElementTree.SubElement(
+            suite,
+            "testcase",
+            classname=result.task,
+            name=f"seed {result.seed}",
+            time=f"{result.duration:.3f}",
+        )
+        if result.error is not None:
+            ElementTree.SubElement(case, "error", message=result.error[:200]).text = result.error
+        elif not result.success:
+            conditions = result.check.get("conditions", [])
+            failed = [c for c in conditions if not c["passed"]] or conditions
+            message = "; ".join(f"{c['name']}: {c['message']}" for c in failed) or "not done"
+            detail = f"goal: {result.goal}\nsteps: {result.steps}\n" + "\n".join(
+                f"[{'pass' if c['passed'] else 'FAIL'}] {c['name']}: {c['message']}"
+                for c in conditions
+            )
+            ElementTree.SubElement(case, "failure", message=message[:500]).text = detail
+    ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
