@@ -1,1 +1,12 @@
-"""Workflows task templates."""
+"""Cross-site workflow templates: tasks that need the shop, the mailbox and the forms portal."""
+
+from . import (  # noqa: F401
+    book_proposed_appointment,
+    buy_requested_item,
+    email_order_total,
+    forward_confirmation,
+    receipts_tax,
+    reply_with_tracking,
+    return_from_confirmation,
+    send_saved_address,
+)

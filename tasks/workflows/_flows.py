@@ -1,0 +1,283 @@
+"""What the cross-site workflows share: reading state across sites, seeding e-mail, and
+oracle moves that travel between the shop, the mailbox and the forms portal."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from webenv.sites.common import Message
+from webenv.sites.mail import deliver
+
+from webenv.axtree import AxTree
+from webenv.tasks import Checks, Moves
+from webenv.world import World
+
+PERSONA_ID = 1
+SHOP_SENDER = "orders@northwindmarket.example"
+ORDER_NUMBER = re.compile(r"\bNM-\d{5}-\d\b")
+_AMOUNT = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})\b")
+
+
+def money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def amounts(text: str) -> list[int]:
+    """Every dollar amount written in ``text``, in cents."""
+    return [
+        int(whole.replace(",", "")) * 100 + int(cents) for whole, cents in _AMOUNT.findall(text)
+    ]
+
+
+# -- reading the world ------------------------------------------------------------------
+
+
+def rows(world: World, site: str, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+    return [dict(row) for row in world.query(site, sql, params)]
+
+
+def new_rows(world: World, site: str, table: str, where: str = "1") -> list[dict[str, Any]]:
+    """Rows of ``table`` added during the episode (ids above the episode start's highest)."""
+    sql = f"SELECT COALESCE(MAX(id), 0) AS id FROM {table}"
+    last = world.initial_query(site, sql)[0]["id"]
+    return rows(world, site, f"SELECT * FROM {table} WHERE id > ? AND {where} ORDER BY id", (last,))
+
+
+def sent_messages(world: World) -> list[dict[str, Any]]:
+    """Messages the persona sent during the episode."""
+    return new_rows(world, "mail", "messages", "folder = 'sent'")
+
+
+def persona_orders(world: World) -> list[dict[str, Any]]:
+    return rows(world, "shop", "SELECT * FROM orders WHERE user_id = ? ORDER BY id", (PERSONA_ID,))
+
+
+def order_items(world: World, order_id: int) -> list[dict[str, Any]]:
+    return rows(
+        world, "shop", "SELECT * FROM order_items WHERE order_id = ? ORDER BY id", (order_id,)
+    )
+
+
+def contacts(world: World, relationships: Iterable[str]) -> list[dict[str, Any]]:
+    wanted = tuple(relationships)
+    marks = ", ".join("?" for _ in wanted)
+    sql = f"SELECT name, email FROM contacts WHERE relationship IN ({marks}) ORDER BY id"
+    return rows(world, "mail", sql, wanted)
+
+
+def pick_contacts(
+    rng: random.Random,
+    world: World,
+    count: int = 2,
+    relationships: Iterable[str] = ("friend", "family"),
+) -> list[dict[str, Any]]:
+    """``count`` distinct people from the address book: the first is the task's, the rest decoys."""
+    return rng.sample(contacts(world, relationships), count)
+
+
+def confirmation_id(world: World, order_number: str) -> int:
+    """The id of an order's confirmation e-mail in the mailbox."""
+    found = rows(
+        world,
+        "mail",
+        "SELECT id FROM messages WHERE sender = ? AND subject LIKE ?",
+        (SHOP_SENDER, f"%{order_number}"),
+    )
+    return int(found[0]["id"])
+
+
+def deliver_mail(
+    world: World, sender: Mapping[str, str], subject: str, body: str, minutes_ago: int = 45
+) -> int:
+    """Put an e-mail from ``sender`` (``name``, ``email``) into the persona's Inbox."""
+    assert world.persona is not None
+    message = Message(
+        sender=sender["email"],
+        sender_name=sender["name"],
+        to=world.persona.email,
+        subject=subject,
+        body=body,
+        date=world.now - timedelta(minutes=minutes_ago),
+    )
+    return deliver(str(world.db_path("mail")), message)
+
+
+def first_name(person: Mapping[str, str]) -> str:
+    return person["name"].split()[0]
+
+
+# -- checks -----------------------------------------------------------------------------
+
+
+def expect_one_email(
+    checks: Checks, world: World, to: str, contains: Iterable[str] = ()
+) -> dict[str, Any] | None:
+    """Exactly one e-mail sent, to ``to`` alone, naming each of ``contains``."""
+    sent = sent_messages(world)
+    checks.expect("one e-mail sent", len(sent) == 1, f"{len(sent)} e-mails sent")
+    if len(sent) != 1:
+        return None
+    message = sent[0]
+    recipients = ", ".join(filter(None, (message["recipients"], message["cc"], message["bcc"])))
+    checks.expect(
+        "sent to the right person only", recipients == to.lower(), f"sent to {recipients}"
+    )
+    text = f"{message['subject']}\n{message['body']}"
+    for value in contains:
+        checks.expect(f"e-mail mentions {value}", value.casefold() in text.casefold(), "")
+    return message
+
+
+def expect_no_orders(checks: Checks, world: World) -> None:
+    orders = new_rows(world, "shop", "orders")
+    checks.expect("no order placed", not orders, f"{len(orders)} new orders")
+
+
+# -- oracle moves -----------------------------------------------------------------------
+
+
+def site_url(observation: Mapping[str, Any], site: str, path: str = "/") -> str:
+    """The address of ``path`` on ``site``, derived from the current page's address."""
+    parts = urlsplit(observation["url"])
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{site}.localhost{port}{path}"
+
+
+def go(site: str, path: str, observation: Mapping[str, Any]) -> Moves:
+    observation = yield f"goto({json.dumps(site_url(observation, site, path))})"
+    return observation
+
+
+def search(query: str, observation: Mapping[str, Any]) -> Moves:
+    """On any mail page: search the mailbox for ``query``."""
+    tree = AxTree(observation["axtree"])
+    box = tree.id("searchbox", "Search mail")
+    observation = yield f'fill("{box}", {json.dumps(query)})\npress("{box}", "Enter")'
+    return observation
+
+
+def search_mail(query: str, link: str, observation: Mapping[str, Any]) -> Moves:
+    """On any mail page: search for ``query``; open the first result whose link holds ``link``."""
+    observation = yield from search(query, observation)
+    tree = AxTree(observation["axtree"])
+    observation = yield f'click("{tree.find("link", contains=link).id}")'
+    return observation
+
+
+def open_mail(query: str, link: str, observation: Mapping[str, Any]) -> Moves:
+    """From any page of any site: open the mailbox, search, and open a conversation."""
+    observation = yield from go("mail", "/", observation)
+    observation = yield from search_mail(query, link, observation)
+    return observation
+
+
+def fill_message(
+    observation: Mapping[str, Any], body: str, to: str | None = None, subject: str | None = None
+) -> Moves:
+    """On a compose page: fill in what is given, then send."""
+    tree = AxTree(observation["axtree"])
+    actions = []
+    if to is not None:
+        actions.append(f'fill("{tree.id("combobox", "To")}", {json.dumps(to)})')
+    if subject is not None:
+        actions.append(f'fill("{tree.id("textbox", "Subject")}", {json.dumps(subject)})')
+    actions.append(f'fill("{tree.id("textbox", "Body")}", {json.dumps(body)})')
+    actions.append(f'click("{tree.id("button", "Send")}")')
+    observation = yield "\n".join(actions)
+    return observation
+
+
+def respond(kind: str, body: str, observation: Mapping[str, Any], to: str | None = None) -> Moves:
+    """On a conversation: ``Reply`` to (or ``Forward``) its last message, and send."""
+    tree = AxTree(observation["axtree"])
+    observation = yield f'click("{tree.find_all("link", kind)[-1].id}")'
+    tree = AxTree(observation["axtree"])
+    if kind == "Reply":
+        body = f"{body}\n\n{AxTree(observation['axtree']).find('textbox', 'Body').value or ''}"
+    observation = yield from fill_message(observation, body, to)
+    return observation
+
+
+def email_contact(name: str, subject: str, body: str, observation: Mapping[str, Any]) -> Moves:
+    """From any page: open the mailbox's Contacts, start a message to ``name``, and send it."""
+    observation = yield from go("mail", "/contacts", observation)
+    tree = AxTree(observation["axtree"])
+    observation = yield f'click("{tree.id("link", f"Email {name}")}")'
+    observation = yield from fill_message(observation, body, subject=subject)
+    return observation
+
+
+def open_order(number: str, observation: Mapping[str, Any]) -> Moves:
+    """From any page: open an order of the shop's order history."""
+    observation = yield from go("shop", "/account/orders", observation)
+    tree = AxTree(observation["axtree"])
+    observation = yield f'click("{tree.id("link", number)}")'
+    return observation
+
+
+#: How the shop's order history names each order status.
+STATUS_LABELS = {
+    "placed": "Order placed",
+    "shipped": "Shipped",
+    "delivered": "Delivered",
+    "cancelled": "Cancelled",
+    "returned": "Returned",
+}
+
+
+def order_rows(observation: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The rows of the shop's order history (newest first): number, link id, date, total,
+    status."""
+    found: list[dict[str, str]] = []
+    cells: list[str] = []
+    for node in AxTree(observation["axtree"]):
+        if node.role == "link" and ORDER_NUMBER.fullmatch(node.name) and node.id:
+            cells = []
+            found.append({"number": node.name, "link": node.id})
+        elif node.role == "cell" and found and len(cells) < 4:
+            cells.append(node.name)
+            if len(cells) == 4:
+                found[-1].update(zip(("date", "items", "total", "status"), cells, strict=True))
+    return found
+
+
+def open_order_history(observation: Mapping[str, Any]) -> Moves:
+    """From any page: the shop's order history."""
+    if "shop." not in observation["url"]:
+        observation = yield from go("shop", "/", observation)
+    tree = AxTree(observation["axtree"])
+    observation = yield f'click("{tree.id("link", "Orders")}")'
+    return observation
+
+
+def unique_items(
+    world: World, orders: Iterable[Mapping[str, Any]], among_all: bool = True
+) -> list[dict[str, Any]]:
+    """Items of ``orders`` whose product name appears in no other of the persona's orders
+    (``among_all``) or in no other of ``orders``."""
+    orders = list(orders)
+    pool = persona_orders(world) if among_all else orders
+    names = Counter(
+        name for order in pool for name in {i["name"] for i in order_items(world, order["id"])}
+    )
+    return [
+        {**item, "order_number": order["number"]}
+        for order in orders
+        for item in order_items(world, order["id"])
+        if names[item["name"]] == 1
+    ]
+
+
+def read(pattern: str, observation: Mapping[str, Any]) -> re.Match[str]:
+    """The first match of ``pattern`` in the page's text."""
+    found = re.search(pattern, observation["axtree"])
+    if found is None:
+        raise LookupError(f"{pattern!r} is not on the page")
+    return found

@@ -1,0 +1,89 @@
+"""Forward the confirmation e-mail of the shop order with a given status to a contact."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.world import World
+
+from ._flows import (
+    ORDER_NUMBER,
+    STATUS_LABELS,
+    expect_no_orders,
+    expect_one_email,
+    open_mail,
+    open_order_history,
+    order_rows,
+    persona_orders,
+    pick_contacts,
+    respond,
+)
+
+
+@register
+class ForwardConfirmation(TaskTemplate):
+    name = "workflows.forward_confirmation"
+    sites = ("shop", "mail")
+    tags = ("cross-site", "email", "forward", "order-history")
+    difficulty = "medium"
+    max_steps = 25
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        orders = persona_orders(world)
+        counts = Counter(order["status"] for order in orders)
+        status = rng.choice(sorted(s for s, n in counts.items() if n == 1))
+        order = next(o for o in orders if o["status"] == status)
+        person, other = pick_contacts(rng, world, 2, ("friend", "family", "colleague"))
+        return {
+            "status": STATUS_LABELS[status],
+            "order_number": order["number"],
+            "decoy_status": STATUS_LABELS[rng.choice(sorted(set(counts) - {status}))],
+            "contact": person,
+            "decoy_contact": other,
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        name, status = params["contact"]["name"], params["status"]
+        return [
+            f"Forward to {name} the confirmation e-mail of your one Northwind Market order whose "
+            f'status is "{status}".',
+            f'{name} needs the details of my Northwind Market order that shows as "{status}". '
+            "Forward them its order confirmation e-mail.",
+            f'Find which Northwind Market order is "{status}" and forward its confirmation '
+            f"e-mail to {name}.",
+        ]
+
+    def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
+        return "shop", "/"
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        number = params["order_number"]
+        message = expect_one_email(checks, world, params["contact"]["email"], [number])
+        if message is not None:
+            found = set(ORDER_NUMBER.findall(f"{message['subject']}\n{message['body']}"))
+            checks.expect("only that order", found == {number}, f"orders named: {sorted(found)}")
+        expect_no_orders(checks, world)
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return [params["contact"]["name"], params["status"]]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        return {
+            "wrong recipient": self.altered(lambda p: {**p, "contact": p["decoy_contact"]}),
+            "another order": self.altered(lambda p: {**p, "status": p["decoy_status"]}),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        params = task.params
+        observation = yield from open_order_history(observation)
+        number = next(r for r in order_rows(observation) if r["status"] == params["status"])[
+            "number"
+        ]
+        observation = yield from open_mail(number, f"order {number}", observation)
+        yield from respond("Forward", "", observation, to=params["contact"]["email"])
