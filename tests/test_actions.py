@@ -2,7 +2,15 @@
 
 import pytest
 
-from webenv.actions import ACTIONS, MAX_ACTION_CHARS, Call, describe, parse
+from webenv.actions import (
+    ACTIONS,
+    MAX_ACTION_CHARS,
+    Call,
+    describe,
+    from_tool_call,
+    parse,
+    tool_schemas,
+)
 from webenv.errors import ActionError
 
 
@@ -80,3 +88,38 @@ def test_describe_lists_every_action():
     text = describe()
     for name in ACTIONS:
         assert f"- {name}(" in text
+
+
+def test_tool_schemas_describe_every_action_for_both_styles():
+    openai = {tool["function"]["name"]: tool["function"] for tool in tool_schemas("openai")}
+    anthropic = {tool["name"]: tool for tool in tool_schemas("anthropic")}
+    assert set(openai) == set(anthropic) == set(ACTIONS)
+    fill = anthropic["fill"]["input_schema"]
+    assert fill["required"] == ["bid", "value"]
+    assert fill["properties"]["value"]["type"] == "string"
+    assert openai["noop"]["parameters"]["required"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "expected"),
+    [
+        ("click", {"bid": "12"}, [Call("click", {"bid": "12", "button": "left", "modifiers": ()})]),
+        (
+            "fill",
+            '{"bid": "7", "value": "a \\"b\\""}',
+            [Call("fill", {"bid": "7", "value": 'a "b"'})],
+        ),
+        ("noop", "", [Call("noop", {"wait_ms": 0})]),
+    ],
+)
+def test_tool_calls_become_actions(name, arguments, expected):
+    assert parse(from_tool_call(name, arguments)) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [("click", "{not json"), ("__import__('os').system", {}), ("click", [1]), ("exec", {})],
+)
+def test_hostile_tool_calls_are_refused(name, arguments):
+    with pytest.raises(ActionError):
+        parse(from_tool_call(name, arguments))

@@ -292,3 +292,58 @@ def describe() -> str:
         params = ", ".join(p.name if p.required else f"{p.name}={p.default!r}" for p in spec.params)
         lines.append(f"- {spec.name}({params}): {spec.doc} Example: {spec.example}")
     return "\n".join(lines)
+
+
+_JSON_TYPES: dict[str, dict[str, Any]] = {
+    _STR: {"type": "string"},
+    _INT: {"type": "integer"},
+    _NUM: {"type": "number"},
+    _STRS: {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+}
+
+
+def tool_schemas(style: str = "openai") -> list[dict[str, Any]]:
+    """Every action as a function-calling tool: ``style`` is ``openai`` or ``anthropic``."""
+    tools = []
+    for spec in ACTIONS.values():
+        properties = {
+            p.name: {**_JSON_TYPES[p.kind], "description": p.doc or p.name} for p in spec.params
+        }
+        schema = {
+            "type": "object",
+            "properties": properties,
+            "required": [p.name for p in spec.params if p.required],
+            "additionalProperties": False,
+        }
+        if style == "openai":
+            tools.append(
+                {
+                    "type": "function",
+                    "function": {"name": spec.name, "description": spec.doc, "parameters": schema},
+                }
+            )
+        elif style == "anthropic":
+            tools.append({"name": spec.name, "description": spec.doc, "input_schema": schema})
+        else:
+            raise ValueError(f"style must be 'openai' or 'anthropic', not {style!r}")
+    return tools
+
+
+def from_tool_call(name: str, arguments: dict[str, Any] | str) -> str:
+    """The action string of a function call (arguments as a dict or a JSON string).
+
+    The result goes through :func:`parse` like any action, so nothing is trusted here.
+    """
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments or "{}")
+        except json.JSONDecodeError:
+            raise ActionError(f"Arguments of {name!r} are not JSON.") from None
+    if not isinstance(arguments, dict):
+        raise ActionError(f"Arguments of {name!r} must be an object.")
+    if not name.isidentifier():
+        raise ActionError(f"{name[:80]!r} is not an action name.")
+    inner = ", ".join(
+        f"{key}={json.dumps(value)}" for key, value in arguments.items() if str(key).isidentifier()
+    )
+    return f"{name}({inner})"

@@ -33,6 +33,8 @@ def execute(session: Session, call: Call, files_dir: Path) -> None:
     except ActionError:
         raise
     except PlaywrightError as error:
+        if session.dialog is not None:
+            return  # the action opened a JavaScript dialog, which holds the page until answered
         raise ActionError(f"{call.name} failed: {_summarise(error)}") from None
 
 

@@ -1,0 +1,125 @@
+"""Observations and actions on awkward pages, in the real browser."""
+
+from __future__ import annotations
+
+import re
+
+from webenv.axtree import AxTree
+
+
+def test_controls_show_role_name_value_and_states(driver):
+    tree = AxTree(driver.open("controls"))
+    assert tree.find("heading", "Controls").has("level=1")
+    assert tree.find("textbox", "Name").value == "Ada"
+    assert tree.find("checkbox", "Newsletter").has("checked")
+    assert tree.find("radio", "Small").has("unchecked")
+    assert tree.find("group", "Size")
+    assert tree.find("combobox", "Colour").value == "Green"
+    notes = tree.find("textbox", "Notes")
+    assert notes.has("required") and notes.has("invalid") and notes.value == "hi"
+    assert tree.find("button", "Disabled").has("disabled")
+    assert tree.find("textbox", "Editor").value == "edit me"
+    assert tree.find("link", "Go to tabs").href == "/tabs"
+
+
+def test_hidden_elements_are_left_out_of_axtree_and_dom(driver):
+    text = driver.open("controls")
+    dom = driver.observe()["dom"]
+    for hidden in ("Hidden button", "Aria hidden"):
+        assert hidden not in text
+    assert "Hidden button" not in dom
+    assert "<script" not in dom and "<style" not in dom
+
+
+def test_ids_are_the_same_in_axtree_and_dom_and_stable_while_the_page_stands(driver):
+    first = driver.open("controls")
+    observation = driver.observe()
+    assert observation["axtree"] == first
+    for bid in re.findall(r"^\s*\[(\d+)\]", first, re.MULTILINE):
+        assert f'data-webenv-id="{bid}"' in observation["dom"]
+
+
+def test_actions_change_what_is_observed(driver):
+    driver.open("controls")
+    assert driver.act(f'fill("{driver.id_of("textbox", "Name")}", "Grace")') == ""
+    assert driver.act(f'uncheck("{driver.id_of("checkbox", "Newsletter")}")') == ""
+    assert driver.act(f'check("{driver.id_of("radio", "Large")}")') == ""
+    assert driver.act(f'select_option("{driver.id_of("combobox", "Colour")}", "Red")') == ""
+    assert driver.act(f'fill("{driver.id_of("textbox", "Editor")}", "new text")') == ""
+    tree = AxTree(driver.observe()["axtree"])
+    assert tree.find("textbox", "Name").value == "Grace"
+    assert tree.find("checkbox", "Newsletter").has("unchecked")
+    assert tree.find("radio", "Large").has("checked")
+    assert tree.find("combobox", "Colour").value == "Red"
+    assert tree.find("textbox", "Editor").value == "new text"
+
+
+def test_select_option_names_the_choices_when_none_matches(driver):
+    driver.open("controls")
+    error = driver.act(f'select_option("{driver.id_of("combobox", "Colour")}", "Blue")')
+    assert "No option 'Blue'" in error and "'Red'" in error
+
+
+def test_shadow_dom_and_same_origin_frames_are_observed(driver):
+    tree = AxTree(driver.open("frames"))
+    assert tree.find("button", "Shadow button").id
+    assert tree.find("button", "Frame button").id
+
+
+def test_elements_in_open_shadow_roots_can_be_clicked(driver):
+    driver.open("frames")
+    assert driver.act(f'click("{driver.id_of("button", "Shadow button")}")') == ""
+    assert AxTree(driver.observe()["axtree"]).has("button", "Shadow clicked")
+
+
+def test_a_covered_element_reports_what_covers_it(driver):
+    driver.open("overlap")
+    error = driver.act(f'click("{driver.id_of("button", "Under")}")')
+    assert "click failed" in error and "intercepts pointer events" in error
+
+
+def test_scrolling_reaches_elements_below_the_fold(driver):
+    driver.open("scroll")
+    assert driver.act("scroll(0, 3000)") == ""
+    assert driver.session.page.evaluate("window.scrollY") > 1000
+
+
+def test_a_confirm_dialog_waits_for_the_agent(driver):
+    driver.open("dialogs")
+    assert driver.act(f'click("{driver.id_of("button", "Ask")}")') == ""
+    assert driver.session.dialog is not None
+    assert driver.session.dialog.message == "Delete it?"
+    blocked = driver.act('click("1")')
+    assert "dialog is open" in blocked
+    assert driver.act("dialog_dismiss()") == ""
+    assert AxTree(driver.observe()["axtree"]).find("paragraph").name == "no"
+    driver.act(f'click("{driver.id_of("button", "Ask")}")')
+    assert driver.act("dialog_accept()") == ""
+    assert AxTree(driver.observe()["axtree"]).find("paragraph").name == "yes"
+
+
+def test_a_link_to_a_new_tab_opens_and_focuses_it(driver):
+    driver.open("tabs")
+    assert driver.act(f'click("{driver.id_of("link", "Open controls in a new tab")}")') == ""
+    driver.observe()
+    assert len(driver.session.pages) == 2
+    assert driver.session.page.url.endswith("/controls")
+    assert driver.act("tab_focus(0)") == ""
+    assert driver.session.page.url.endswith("/tabs")
+    assert driver.act("tab_focus(1)\ntab_close()") == ""
+    assert len(driver.session.pages) == 1
+
+
+def test_upload_takes_only_files_of_the_episode_folder(driver, tmp_path):
+    (tmp_path / "cv.txt").write_text("hello")
+    driver.open("controls")
+    name = driver.id_of("textbox", "Name")
+    assert "No file '../../etc/passwd'" in driver.act(f'upload_file("{name}", "../../etc/passwd")')
+    assert "No file 'missing.pdf'" in driver.act(f'upload_file("{name}", "missing.pdf")')
+
+
+def test_viewport_only_leaves_out_controls_below_the_fold(driver):
+    driver.open("scroll")
+    full = driver.observe()["axtree"]
+    visible = driver.observe(viewportOnly=True)["axtree"]
+    assert "Far below" in full and "Far below" not in visible
