@@ -120,8 +120,23 @@ def _upload_file(session: Session, bid: str, file: Any, files_dir: Path, **_: An
     _element(session, bid).set_input_files(paths)
 
 
+#: Resolves once the page's scroll position has held for two animation frames.
+_SCROLL_SETTLED = """() => new Promise(done => {
+  let last = null, same = 0, frames = 0;
+  const tick = () => {
+    const now = scrollX + "," + scrollY;
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 2 || ++frames > 60) done(); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
 def _scroll(session: Session, delta_x: float, delta_y: float, **_: Any) -> None:
+    # The wheel event returns before the page has scrolled; wait for it to come to rest.
     session.page.mouse.wheel(delta_x, delta_y)
+    session.page.evaluate(_SCROLL_SETTLED)
 
 
 def _noop(session: Session, wait_ms: float, **_: Any) -> None:
