@@ -8,6 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import webenv
+from webenv.env import OPTIONAL_KEYS
 from webenv.errors import UnknownTaskError, WebEnvError
 
 ALL_IDS = webenv.register_envs()
@@ -22,9 +23,17 @@ def env(browser):
 
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_every_registered_env_passes_gymnasiums_checker(browser, env_id):
-    env = gym.make(env_id, observe=("axtree", "dom", "screenshot"))
+    env = gym.make(env_id)
     try:
         check_env(env.unwrapped, skip_render_check=True)
+    finally:
+        env.close()
+
+
+def test_every_observation_key_passes_gymnasiums_checker(browser):
+    env = gym.make("webenv/shop.buy_product-v0", observe=OPTIONAL_KEYS, render_mode="rgb_array")
+    try:
+        check_env(env.unwrapped)
     finally:
         env.close()
 
@@ -150,3 +159,26 @@ def test_unknown_task_names_suggest_the_right_one():
 def test_unknown_observation_keys_are_refused():
     with pytest.raises(WebEnvError, match="Unknown observation keys"):
         webenv.WebEnv("shop.fill_cart", observe=("axtree", "smell"))
+
+
+def test_elements_and_set_of_marks_use_the_axtree_ids(browser):
+    import json
+    import re
+
+    keys = ("axtree", "screenshot", "elements", "som")
+    with gym.make("webenv/shop.fill_cart-v0", observe=keys) as env:
+        observation, _ = env.reset(seed=2)
+    assert env.observation_space.contains(observation)
+    elements = json.loads(observation["elements"])
+    axtree_ids = set(re.findall(r"^\s*\[(\d+)\]", observation["axtree"], re.MULTILINE))
+    clickable = [e for e in elements if e["clickable"] and e["visible"]]
+    assert len(clickable) >= 10
+    assert {e["id"] for e in elements} <= axtree_ids
+    search = next(e for e in elements if e["name"] == "Search products")
+    assert search["role"] == "searchbox" and search["box"][2] > 50
+    marked = observation["som"].astype(int)
+    assert observation["som"].shape == observation["screenshot"].shape
+    x, y, width, height = (int(v) for v in search["box"])
+    # The mark's outline is drawn on the box's edge; the page there looks different.
+    edge = np.abs(marked[y, x : x + width] - observation["screenshot"][y, x : x + width]).sum()
+    assert edge > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
@@ -16,6 +17,7 @@ from . import actions
 from .browser import acquire_browser, release_browser
 from .errors import ActionError, WebEnvError
 from .execute import execute
+from .marks import draw_marks
 from .server import SiteServer
 from .session import DEFAULT_TIMEOUTS, Session, Timeouts
 from .spaces import ActionSpace, Unicode, screenshot_space
@@ -23,7 +25,7 @@ from .tasks import Answer, CheckResult, Task, get_template
 from .world import World
 
 #: Observation keys that can be asked for at ``make``; the text ones are always there.
-OPTIONAL_KEYS = ("axtree", "dom", "screenshot")
+OPTIONAL_KEYS = ("axtree", "dom", "screenshot", "elements", "som")
 ALWAYS_KEYS = ("goal", "url", "tabs", "focused", "dialog", "last_action", "last_action_error")
 
 
@@ -45,7 +47,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``focused`` (element id), ``dialog`` (an open JavaScript dialog), ``last_action``,
     ``last_action_error``; and those chosen with ``observe``: ``axtree`` (one node per line,
     ``[id] role "name" …``), ``dom`` (pruned HTML with the same ids), ``screenshot``
-    (uint8 H×W×3).
+    (uint8 H×W×3), ``elements`` (JSON list of ``{id, role, name, box: [x, y, w, h], visible,
+    clickable}``) and ``som`` (the screenshot with set-of-marks: clickable elements boxed and
+    labelled with their ids).
 
     ## Rewards
     1.0 when the task's check passes on the sites' server-side state (and the answer, for
@@ -89,10 +93,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.viewport = viewport
         self.headless = headless
         self.timeouts = timeouts
-        text_keys = ALWAYS_KEYS + tuple(k for k in ("axtree", "dom") if k in self.observe_keys)
+        text_keys = ALWAYS_KEYS + tuple(
+            k for k in ("axtree", "dom", "elements") if k in self.observe_keys
+        )
         observation: dict[str, spaces.Space[Any]] = {key: Unicode() for key in text_keys}
-        if "screenshot" in self.observe_keys:
-            observation["screenshot"] = screenshot_space(*viewport)
+        for key in ("screenshot", "som"):
+            if key in self.observe_keys:
+                observation[key] = screenshot_space(*viewport)
         self.observation_space = spaces.Dict(observation)
         self.action_space = ActionSpace()
 
@@ -242,7 +249,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         assert self.task is not None and self._session is not None
         session = self._session
         wants_text = [key for key in ("axtree", "dom") if key in self.observe_keys]
-        options = {"axtree": "axtree" in wants_text, "dom": "dom" in wants_text}
+        wants_boxes = bool({"elements", "som"} & set(self.observe_keys))
+        options = {
+            "axtree": "axtree" in wants_text or wants_boxes,  # the walk assigns the ids
+            "dom": "dom" in wants_text,
+            "elements": wants_boxes,
+        }
         page = session.settle(options)
         if page is None and session.dialog is None:
             page = session.observe(**options)
@@ -260,9 +272,20 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             observation["dialog"] = f"{session.dialog.type}: {session.dialog.message}"
         for key in wants_text:
             observation[key] = page.get(key) or ""
-        if "screenshot" in self.observe_keys:
-            observation["screenshot"] = session.screenshot()
+        elements = page.get("elements") or []
+        if "elements" in self.observe_keys:
+            observation["elements"] = json.dumps(elements)
+        if {"screenshot", "som"} & set(self.observe_keys):
+            pixels = session.screenshot() if session.dialog is None else self._blank()
+            if "screenshot" in self.observe_keys:
+                observation["screenshot"] = pixels
+            if "som" in self.observe_keys:
+                observation["som"] = draw_marks(pixels, elements)
         return observation
+
+    def _blank(self) -> np.ndarray:
+        width, height = self.viewport
+        return np.zeros((height, width, 3), dtype=np.uint8)
 
     def _tabs(self, active_title: str) -> str:
         """One line per tab: ``*0 Title — URL``, the star marking the active one."""
@@ -295,9 +318,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         observation["goal"] = self.task.goal if self.task else ""
         observation["last_action"] = str(action)[:2000]
         observation["last_action_error"] = reason
-        if "screenshot" in observation:
-            observation["screenshot"] = np.zeros(
-                self.observation_space["screenshot"].shape, dtype=np.uint8
-            )
+        for key in ("screenshot", "som"):
+            if key in observation:
+                observation[key] = self._blank()
         info = {"error": reason, "success": False}
         return observation, 0.0, False, True, info

@@ -50,11 +50,40 @@ def _summarise(error: PlaywrightError) -> str:
     return summary[:500]
 
 
-def _element(session: Session, bid: str) -> Locator:
+#: ``[visible, enabled, opens a tab]`` of an element, read at once instead of waiting.
+_STATE_JS = """el => {
+  const link = el.closest("a[href][target], area[href][target]");
+  const target = link ? link.target : (el.form && el.form.target) || "";
+  return [
+    el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true,
+    !(el.disabled || el.getAttribute("aria-disabled") === "true"),
+    target !== "" && target !== "_self" && target !== "_parent" && target !== "_top",
+  ];
+}"""
+
+
+def _element(session: Session, bid: str, usable: bool = True) -> Locator:
+    """The element with id ``bid``; with ``usable``, one that is visible and enabled."""
+    return _checked_element(session, bid, usable)[0]
+
+
+def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[Locator, bool]:
+    """The element with id ``bid``, and whether clicking it opens a new tab.
+
+    Fails at once rather than waiting out the action timeout for a state that may never come.
+    """
     locator = session.page.locator(f'[data-webenv-id="{_safe_id(bid)}"]')
     if locator.count() == 0:
         raise ActionError(f"No element with id {bid!r} on this page; use an id from the axtree.")
-    return locator.first
+    element = locator.first
+    if not usable:
+        return element, False
+    visible, enabled, opens_tab = element.evaluate(_STATE_JS)
+    if not visible:
+        raise ActionError(f"Element {bid} is not visible; open or scroll to what shows it.")
+    if not enabled:
+        raise ActionError(f"Element {bid} is disabled.")
+    return element, opens_tab
 
 
 def _safe_id(bid: str) -> str:
@@ -64,7 +93,13 @@ def _safe_id(bid: str) -> str:
 
 
 def _click(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:
-    _element(session, bid).click(button=_button(button), modifiers=_modifiers(modifiers))
+    element, opens_tab = _checked_element(session, bid)
+    if opens_tab:
+        # A link into a new tab: wait for the tab, so that the next observation shows it.
+        with session.context.expect_page():
+            element.click(button=_button(button), modifiers=_modifiers(modifiers))
+    else:
+        element.click(button=_button(button), modifiers=_modifiers(modifiers))
 
 
 def _dblclick(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:
@@ -117,7 +152,7 @@ def _upload_file(session: Session, bid: str, file: Any, files_dir: Path, **_: An
             available = ", ".join(sorted(p.name for p in root.iterdir())) or "none"
             raise ActionError(f"No file {name!r} among this episode's files ({available}).")
         paths.append(path)
-    _element(session, bid).set_input_files(paths)
+    _element(session, bid, usable=False).set_input_files(paths)
 
 
 #: Resolves once the page's scroll position has held for two animation frames.
@@ -173,7 +208,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "check": lambda s, bid, **_: _element(s, bid).check(),
     "uncheck": lambda s, bid, **_: _element(s, bid).uncheck(),
     "press": lambda s, bid, key_comb, **_: _element(s, bid).press(key_comb),
-    "focus": lambda s, bid, **_: _element(s, bid).focus(),
+    "focus": lambda s, bid, **_: _element(s, bid, usable=False).focus(),
     "scroll": _scroll,
     "upload_file": _upload_file,
     "drag_and_drop": lambda s, from_bid, to_bid, **_: _element(s, from_bid).drag_to(

@@ -205,7 +205,9 @@ class World:
         conn.row_factory = sqlite3.Row
         return conn
 
-    def query(self, site: str, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    def query(
+        self, site: str, sql: str, params: Iterable[Any] | Mapping[str, Any] = ()
+    ) -> list[sqlite3.Row]:
         """Rows of a read-only query on a site's current database."""
         return _fetch(self.connect(site), sql, params)
 
@@ -229,8 +231,12 @@ class World:
         self._tmp.cleanup()
 
 
-def _fetch(conn: sqlite3.Connection, sql: str, params: Iterable[Any]) -> list[sqlite3.Row]:
+def _fetch(
+    conn: sqlite3.Connection, sql: str, params: Iterable[Any] | Mapping[str, Any]
+) -> list[sqlite3.Row]:
+    """Rows of ``sql``; ``params`` positional (a sequence) or named (a mapping)."""
+    bound = params if isinstance(params, Mapping) else tuple(params)
     try:
-        return conn.execute(sql, tuple(params)).fetchall()
+        return conn.execute(sql, bound).fetchall()
     finally:
         conn.close()

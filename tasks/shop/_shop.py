@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
+from datetime import date
 from typing import Any
 
-from webenv.axtree import AxTree
-from webenv.tasks import Moves
+from webenv.axtree import AxTree, NotFound
+from webenv.tasks import Checks, Moves
 from webenv.world import World
 
 PERSONA_ID = 1
@@ -112,13 +113,16 @@ def show(lines: list[Any]) -> str:
 # -- oracle moves -----------------------------------------------------------------------
 
 
+def search(text: str, observation: Mapping[str, Any]) -> Moves:
+    """From any shop page: search the catalog for ``text``."""
+    box = AxTree(observation["axtree"]).id("searchbox", "Search products")
+    observation = yield f'fill("{box}", {json.dumps(text)})\npress("{box}", "Enter")'
+    return observation
+
+
 def open_product(name: str, observation: Mapping[str, Any]) -> Moves:
     """From any shop page: search for the product by name and open its page."""
-    tree = AxTree(observation["axtree"])
-    observation = yield (
-        f'fill("{tree.id("searchbox", "Search products")}", {json.dumps(name)})\n'
-        f'press("{tree.id("searchbox", "Search products")}", "Enter")'
-    )
+    observation = yield from search(name, observation)
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.id("link", name)}")'
     return observation
@@ -145,8 +149,9 @@ def open_cart(observation: Mapping[str, Any]) -> Moves:
     return observation
 
 
-def checkout(observation: Mapping[str, Any]) -> Moves:
-    """From the cart: check out to the default address with the saved, unexpired card."""
+def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves:
+    """From the cart: check out to the default address with the saved, unexpired card,
+    entering ``coupon`` (when given) on the review page."""
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.find(name="Proceed to checkout").id}")'
     tree = AxTree(observation["axtree"])
@@ -162,6 +167,12 @@ def checkout(observation: Mapping[str, Any]) -> Moves:
     )
     observation = yield f'check("{card.id}")\nclick("{tree.id("button", "Continue to review")}")'
     tree = AxTree(observation["axtree"])
+    if coupon:
+        observation = yield (
+            f'fill("{tree.id("textbox", "Coupon code")}", {json.dumps(coupon)})\n'
+            f"{click(tree, 'button', 'Apply coupon')}"
+        )
+        tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.id("button", "Place order")}")'
     return observation
 
@@ -170,3 +181,131 @@ def default_address(world: World) -> Mapping[str, Any]:
     return world.query(
         "shop", "SELECT * FROM addresses WHERE user_id = ? AND is_default = 1", (PERSONA_ID,)
     )[0]
+
+
+# -- shared by the account, order and question templates ----------------------------------
+
+
+def long_date(stamp: str) -> str:
+    """``2026-02-19T08:00:00`` -> ``February 19, 2026``, as the shop shows dates."""
+    moment = date.fromisoformat(stamp[:10])
+    return f"{moment:%B} {moment.day}, {moment.year}"
+
+
+def options_label(size: str | None, color: str | None) -> str:
+    """``Size: M, Color: Navy``: how the shop names a line's chosen options."""
+    parts = [f"Size: {size}" if size else "", f"Color: {color}" if color else ""]
+    return ", ".join(part for part in parts if part)
+
+
+def line_label(name: str, size: str | None, color: str | None) -> str:
+    """``Tee (Size: M, Color: Navy)``: a line's name with its options."""
+    options = options_label(size, color)
+    return f"{name} ({options})" if options else name
+
+
+def persona_orders(world: World) -> list[Mapping[str, Any]]:
+    """The persona's orders, newest first, as the order history lists them."""
+    return [
+        dict(row)
+        for row in world.query(
+            "shop",
+            "SELECT * FROM orders WHERE user_id = ? ORDER BY created_at DESC, id DESC",
+            (PERSONA_ID,),
+        )
+    ]
+
+
+def order_lines(world: World, order_id: int) -> list[Mapping[str, Any]]:
+    return [
+        dict(row)
+        for row in world.query(
+            "shop", "SELECT * FROM order_items WHERE order_id = ? ORDER BY id", (order_id,)
+        )
+    ]
+
+
+def rows(world: World, table: str, initial: bool = False) -> list[tuple[Any, ...]]:
+    """Every row of ``table``, now or as the episode started."""
+    read = world.initial_query if initial else world.query
+    return [tuple(row) for row in read("shop", f"SELECT * FROM {table} ORDER BY rowid")]
+
+
+def expect_unchanged(checks: Checks, world: World, *tables: str) -> None:
+    """Fail over-action: each of ``tables`` must hold what it held when the episode began."""
+    for table in tables:
+        now, before = rows(world, table), rows(world, table, initial=True)
+        changed = len(set(now) ^ set(before))
+        checks.expect(f"{table} unchanged", now == before, f"{changed} rows differ")
+
+
+def say(text: str) -> str:
+    """The action that answers the user."""
+    return f"send_msg_to_user({json.dumps(text)})"
+
+
+def click(tree: AxTree, role: str | None = None, name: str | None = None, **kw: str) -> str:
+    return f'click("{tree.id(role, name, **kw)}")'
+
+
+def open_link(name: str, observation: Mapping[str, Any]) -> Moves:
+    """Follow the first link named exactly ``name`` (e.g. "Orders", "Address book")."""
+    observation = yield click(AxTree(observation["axtree"]), "link", name)
+    return observation
+
+
+def open_order(number: str, observation: Mapping[str, Any]) -> Moves:
+    """From any shop page: open the order history, then the order ``number``."""
+    observation = yield from open_link("Orders", observation)
+    observation = yield from open_link(number, observation)
+    return observation
+
+
+def definition(tree: AxTree, term: str) -> str:
+    """The text of the definition that follows the term ``term`` (``Order total`` → $…)."""
+    nodes = tree.nodes
+    start = nodes.index(tree.find("term", term))
+    return next(node.name for node in nodes[start:] if node.role == "definition")
+
+
+def order_placed_on(tree: AxTree) -> str:
+    """On an order page: the date it was placed, as shown (``February 19, 2026``)."""
+    return tree.find("paragraph", contains="Placed on ").name.removeprefix("Placed on ")
+
+
+def row_link(tree: AxTree, cell: str) -> str:
+    """The id of the link in the table row that has a cell named ``cell``."""
+    for row in tree.find_all("row"):
+        inside = tree.children(row)
+        if any(node.role == "cell" and node.name == cell for node in inside):
+            return next(node.id for node in inside if node.role == "link" and node.id)
+    raise NotFound(f"no row with a cell {cell!r}")
+
+
+def changed_orders(world: World) -> list[str]:
+    """Numbers of the orders that are new or whose status changed during the episode."""
+    sql = "SELECT number, status FROM orders ORDER BY id"
+    before = {row["number"]: row["status"] for row in world.initial_query("shop", sql)}
+    now = world.query("shop", sql)
+    return [row["number"] for row in now if before.get(row["number"]) != row["status"]]
+
+
+def buy(
+    item: Mapping[str, Any],
+    quantity: int,
+    observation: Mapping[str, Any],
+    coupon: str | None = None,
+) -> Moves:
+    """From any shop page: put ``quantity`` of ``item`` in the cart and check out."""
+    observation = yield from open_product(item["name"], observation)
+    observation = yield from add_to_cart(item, quantity, observation)
+    observation = yield from open_cart(observation)
+    observation = yield from checkout(observation, coupon)
+    return observation
+
+
+def expect_no_purchase(checks: Checks, world: World) -> None:
+    """Fail any order placed, or any item put in the cart, during the episode."""
+    orders = new_orders(world)
+    checks.expect("no order placed", not orders, f"{len(orders)} new orders")
+    checks.expect("cart untouched", not cart_lines(world), show(cart_lines(world)))

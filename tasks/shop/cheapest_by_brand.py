@@ -89,7 +89,10 @@ class CheapestByBrand(TaskTemplate):
         tree = AxTree(observation["axtree"])
         observation = yield f'click("{tree.id("link", params["category"])}")'
         tree = AxTree(observation["axtree"])
-        brand = tree.find("checkbox", contains=params["brand"])
+        # Brand boxes read "<brand> (<count>)"; one brand's name may begin another's.
+        brand = next(
+            node for node in tree.find_all("checkbox") if node.name.startswith(params["brand"] + " (")
+        )
         observation = yield (
             f'check("{brand.id}")\n'
             f'select_option("{tree.id("combobox", "Sort by")}", "Price: low to high")\n'
