@@ -90,9 +90,8 @@ class CheapestByBrand(TaskTemplate):
         observation = yield f'click("{tree.id("link", params["category"])}")'
         tree = AxTree(observation["axtree"])
         # Brand boxes read "<brand> (<count>)"; one brand's name may begin another's.
-        brand = next(
-            node for node in tree.find_all("checkbox") if node.name.startswith(params["brand"] + " (")
-        )
+        label = params["brand"] + " ("
+        brand = next(node for node in tree.find_all("checkbox") if node.name.startswith(label))
         observation = yield (
             f'check("{brand.id}")\n'
             f'select_option("{tree.id("combobox", "Sort by")}", "Price: low to high")\n'
