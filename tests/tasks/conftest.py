@@ -37,7 +37,8 @@ def run_policy() -> Callable[..., tuple[float, dict[str, Any]]]:
 def _run_policy(
     env: gym.Env[Any, Any], seed: int, policy: Policy, strict: bool = True
 ) -> tuple[float, dict[str, Any]]:
-    """Run a generator policy ``policy(task, first_observation)``; return (reward, last info).
+    """Run a generator policy ``policy(task, first_observation)``; return (reward, last info),
+    the info carrying ``policy_steps``, the number of steps taken.
 
     ``strict``: every action must succeed (oracles); near-misses may stumble.
     """
@@ -45,14 +46,16 @@ def _run_policy(
     task = env.unwrapped.task
     steps = policy(task, observation)
     action = next(steps)
+    taken = 0
     while True:
         observation, reward, terminated, truncated, info = env.step(action)
+        taken += 1
         if strict:
             assert not observation["last_action_error"], observation["last_action_error"]
         if terminated or truncated:
-            return reward, info
+            return reward, {**info, "policy_steps": taken}
         try:
             action = steps.send(observation)
         except (StopIteration, LookupError):
             # The policy is done, or (a near-miss) cannot go on in a page it did not expect.
-            return reward, info
+            return reward, {**info, "policy_steps": taken}

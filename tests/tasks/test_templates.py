@@ -7,6 +7,7 @@ near-miss earn 0; goals come in several phrasings that each name every checked v
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,14 +28,19 @@ def oracle(task: Task, observation: Mapping[str, Any]):
 
 
 @pytest.mark.parametrize("name", ALL)
-def test_oracle_earns_full_reward(task_env, run_policy, name):
+def test_oracle_earns_full_reward_in_a_realistic_number_of_steps(task_env, run_policy, name):
     env = task_env(name)
-    failures = {}
+    failures, steps = {}, []
     for seed in ORACLE_SEEDS:
         reward, info = run_policy(env, seed, oracle)
+        steps.append(info["policy_steps"])
         if reward != 1.0:
             failures[seed] = info.get("check") or info.get("error")
     assert not failures, json.dumps(failures, indent=1)
+    if name.startswith("workflows."):
+        assert statistics.median(steps) >= 6, steps  # a workflow, not a shortcut
+    else:
+        assert min(steps) >= 2 and max(steps) <= 15, steps
 
 
 @pytest.mark.parametrize("name", ALL)
