@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 
 ## Run the oracle over every built-in task and print the success table.
 demo: setup
-	$(BIN)/webenv eval --agent oracle --tasks '*' --episodes 3 --out runs/demo
+	$(BIN)/webenv eval --agent oracle --tasks '*' --episodes 2 --out runs/demo
 
 ## Run the whole test suite (real Chromium, real Flask, real SQLite).
 test: setup
