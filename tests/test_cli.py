@@ -77,7 +77,10 @@ def test_eval_loads_an_agent_from_a_module(tmp_path, browser, monkeypatch):
 )  # fmt: skip
 def test_user_errors_are_one_line_without_a_traceback(tmp_path, args, message):
     result = subprocess.run(
-        [*WEBENV, *args, "--out", str(tmp_path)], capture_output=True, text=True, timeout=120,
+        [*WEBENV, *args, "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
         check=False,
     )
     assert result.returncode == 2

@@ -47,7 +47,9 @@ def test_observation_has_what_the_space_promises(browser):
         assert observation["screenshot"].std() > 10  # a rendered page, not a blank image
         assert observation["url"].startswith("http://shop.localhost:")
         assert observation["goal"] == info["task"]["goal"]
-        assert "[" in observation["axtree"] and 'searchbox "Search products"' in observation["axtree"]
+        assert (
+            "[" in observation["axtree"] and 'searchbox "Search products"' in observation["axtree"]
+        )
 
 
 def test_same_seed_same_goal_and_first_page(env):
@@ -152,7 +154,7 @@ def test_close_twice_and_context_manager(browser):
 
 
 def test_unknown_task_names_suggest_the_right_one():
-    with pytest.raises(UnknownTaskError, match="Did you mean shop.buy_product"):
+    with pytest.raises(UnknownTaskError, match=r"Did you mean shop\.buy_product"):
         webenv.WebEnv("buy_product")
 
 
@@ -178,7 +180,7 @@ def test_elements_and_set_of_marks_use_the_axtree_ids(browser):
     assert search["role"] == "searchbox" and search["box"][2] > 50
     marked = observation["som"].astype(int)
     assert observation["som"].shape == observation["screenshot"].shape
-    x, y, width, height = (int(v) for v in search["box"])
+    x, y, width, _height = (int(v) for v in search["box"])
     # The mark's outline is drawn on the box's edge; the page there looks different.
     edge = np.abs(marked[y, x : x + width] - observation["screenshot"][y, x : x + width]).sum()
     assert edge > 0

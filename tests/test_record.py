@@ -30,7 +30,7 @@ def test_a_finished_episode_is_recorded_whole(recorded):
     agent.reset(observation, info)
     done = False
     while not done:
-        observation, reward, terminated, truncated, info = env.step(agent.act(observation))
+        observation, _reward, terminated, truncated, info = env.step(agent.act(observation))
         done = terminated or truncated
     episode = read_episode(folder / "shop.cheapest_by_brand-5")
     assert episode["schema"] == SCHEMA_VERSION

@@ -39,7 +39,7 @@ _SETTLE_JS = """async ([quiet, most, options]) => {
 class Timeouts:
     """Bounds, in milliseconds, on every wait of an episode."""
 
-    action: float = 2000
+    action: float = 5000
     navigation: float = 10000
     settle: float = 5000
 

@@ -7,7 +7,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +16,7 @@ from webenv.sites.common import Message
 from webenv.sites.mail import deliver
 
 from webenv.axtree import AxTree
-from webenv.tasks import Checks, Moves
+from webenv.tasks import Checks, Moves, NearMiss, Oracle, Task
 from webenv.world import World
 
 PERSONA_ID = 1
@@ -273,6 +273,19 @@ def unique_items(
         for item in order_items(world, order["id"])
         if names[item["name"]] == 1
     ]
+
+
+def solving(
+    solve: Callable[..., Oracle], **overrides: Callable[[Mapping[str, Any]], Any]
+) -> NearMiss:
+    """A near-miss: ``solve(params, observation, **values)``, each value computed from the
+    task's parameters by its override (the wrong item, a decoy recipient…)."""
+
+    def run(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        values = {key: value(task.params) for key, value in overrides.items()}
+        return solve(task.params, observation, **values)
+
+    return run
 
 
 def read(pattern: str, observation: Mapping[str, Any]) -> re.Match[str]:

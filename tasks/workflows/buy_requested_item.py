@@ -31,6 +31,7 @@ from ._flows import (
     read,
     respond,
     search_mail,
+    solving,
 )
 
 SUBJECT = "Could you order something for me?"
@@ -110,16 +111,9 @@ class BuyRequestedItem(TaskTemplate):
         return [params["contact"]["name"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
-        def policy(**overrides: Any) -> NearMiss:
-            def run(task: Task, observation: Mapping[str, Any]) -> Oracle:
-                values = {k: v(task.params) for k, v in overrides.items()}
-                return self._solve(task.params, observation, **values)
-
-            return run
-
         return {
-            "one too many": policy(extra=lambda p: 1),
-            "an older order's number": policy(number=lambda p: p["previous_order"]),
+            "one too many": solving(self._solve, extra=lambda p: 1),
+            "an older order's number": solving(self._solve, number=lambda p: p["previous_order"]),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:

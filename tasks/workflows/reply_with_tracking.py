@@ -23,6 +23,7 @@ from ._flows import (
     read,
     respond,
     search_mail,
+    solving,
     unique_items,
 )
 
@@ -87,16 +88,9 @@ class ReplyWithTracking(TaskTemplate):
         return [params["contact"]["name"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
-        def policy(**overrides: str) -> NearMiss:
-            def run(task: Task, observation: Mapping[str, Any]) -> Oracle:
-                values = {key: task.params[value] for key, value in overrides.items()}
-                return self._solve(task.params, observation, **values)
-
-            return run
-
         return {
-            "another order's tracking number": policy(item="decoy_item"),
-            "copied to someone else": policy(cc="decoy_contact"),
+            "another order's tracking number": solving(self._solve, item=lambda p: p["decoy_item"]),
+            "copied to someone else": solving(self._solve, cc=lambda p: p["decoy_contact"]),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:

@@ -24,6 +24,7 @@ from ._flows import (
     respond,
     rows,
     search_mail,
+    solving,
 )
 
 SUBJECT = "Address please"
@@ -88,16 +89,9 @@ class SendSavedAddress(TaskTemplate):
         return [params["contact"]["name"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
-        def policy(**overrides: str) -> NearMiss:
-            def run(task: Task, observation: Mapping[str, Any]) -> Oracle:
-                values = {key: task.params[value] for key, value in overrides.items()}
-                return self._solve(task.params, observation, **values)
-
-            return run
-
         return {
-            "the default address instead": policy(label="default_label"),
-            "copied to someone else": policy(cc="decoy_contact"),
+            "the default address instead": solving(self._solve, label=lambda p: p["default_label"]),
+            "copied to someone else": solving(self._solve, cc=lambda p: p["decoy_contact"]),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
