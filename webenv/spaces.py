@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import CustomSpaceError
+from gymnasium.vector.utils import create_shared_memory
 
 from .actions import ACTIONS
 
@@ -54,6 +56,14 @@ class ActionSpace(Unicode):
 
     def __repr__(self) -> str:
         return f"ActionSpace({len(ACTIONS)} actions)"
+
+
+@create_shared_memory.register(Unicode)
+def _no_shared_memory(space: Unicode, n: int = 1, ctx: Any = None) -> Any:
+    # Gymnasium turns this error into advice: pass vector_kwargs={"shared_memory": False}.
+    raise CustomSpaceError(
+        "webenv's text observations have no fixed size, so they cannot live in shared memory."
+    )
 
 
 def screenshot_space(width: int, height: int) -> spaces.Box:
