@@ -86,7 +86,9 @@ def make_persona(seed: int) -> Persona:
         address=Address(
             street=fake.street_address(),
             city=fake.city(),
-            state=fake.state_abbr(include_territories=False),
+            state=fake.state_abbr(
+                include_territories=False, include_freely_associated_states=False
+            ),
             zip=fake.zipcode(),
         ),
     )

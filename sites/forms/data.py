@@ -99,7 +99,12 @@ def _users(db: sqlite3.Connection, fake: Faker, now: datetime, persona: Persona)
         username = f"{first[0]}{last}{fake.random_int(1, 99)}".lower().replace("'", "")
         birthdate = fake.date_between_dates(date(1950, 1, 1), date(2004, 12, 31))
         contact = (f"{username}@example.net", fake.password(length=14), first, last)
-        home = (fake.street_address(), fake.city(), fake.state_abbr(), fake.zipcode())
+        home = (
+            fake.street_address(),
+            fake.city(),
+            fake.state_abbr(include_territories=False, include_freely_associated_states=False),
+            fake.zipcode(),
+        )
         phone = f"+1{fake.numerify('##########')}"
         people.append((username, *contact, phone, birthdate.isoformat(), *home))
     created = stamp(now - timedelta(days=400))

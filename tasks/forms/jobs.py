@@ -1,0 +1,264 @@
+"""Job applications: apply to an open position with a CV, or to one that has closed."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from webenv.axtree import AxTree
+from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.world import World
+
+from ._forms import (
+    SITE,
+    answer_step,
+    click,
+    expect_answers,
+    expect_files,
+    expect_no_submission,
+    expect_one_submission,
+    money,
+    persona,
+    place_file,
+    spoken_date,
+    start_form,
+    typed_amount,
+)
+
+FORM_TITLE = "Apply for a job"
+ARRANGEMENTS = {"on-site": "On site", "hybrid": "Hybrid", "remote": "Remote"}
+EMPLOYERS = (
+    ("Harbor Logistics", "Operations Analyst"),
+    ("Maple County Library", "Library Assistant"),
+    ("Bright Path Consulting", "Junior Consultant"),
+    ("Summit Health Partners", "Office Coordinator"),
+    ("Riverbend Engineering", "Project Assistant"),
+    ("Northwind Market", "Store Supervisor"),
+)
+
+
+def openings(world: World, is_open: bool) -> list[Mapping[str, Any]]:
+    compare = ">=" if is_open else "<"
+    return world.query(
+        SITE,
+        f"SELECT * FROM job_openings WHERE closes_on {compare} ? ORDER BY reference",
+        (world.now.date().isoformat(),),
+    )
+
+
+def sample_application(
+    rng: random.Random, world: World, opening: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An application to ``opening``: start date, salary, arrangement, past jobs and a CV."""
+    today = world.now.date()
+    low, high = opening["salary_min_cents"] // 100_000, opening["salary_max_cents"] // 100_000
+    jobs = []
+    end = today - timedelta(days=rng.randint(30, 200))
+    for index, (employer, title) in enumerate(rng.sample(EMPLOYERS, rng.randint(1, 2))):
+        start = end - timedelta(days=rng.randint(400, 1500))
+        current = index == 0 and rng.random() < 0.5
+        jobs.append(
+            {
+                "employer": employer,
+                "job_title": title,
+                "start_date": start.isoformat(),
+                "end_date": None if current else end.isoformat(),
+            }
+        )
+        end = start - timedelta(days=rng.randint(20, 120))
+    surname = persona(world)["last_name"].lower().replace(" ", "-")
+    return {
+        "reference": opening["reference"],
+        "title": opening["title"],
+        "available_from": (today + timedelta(days=rng.randint(14, 60))).isoformat(),
+        "salary_cents": rng.randint(low, high) * 100_000,
+        "arrangement": rng.choice(sorted(ARRANGEMENTS)),
+        "jobs": jobs,
+        "cv": place_file(world, rng, f"{surname}-cv.{rng.choice(('pdf', 'docx', 'txt'))}"),
+    }
+
+
+def describe_jobs(jobs: list[Mapping[str, Any]]) -> str:
+    parts = []
+    for job in jobs:
+        until = spoken_date(job["end_date"]) if job["end_date"] else "now (current job)"
+        since = spoken_date(job["start_date"])
+        parts.append(f"{job['job_title']} at {job['employer']}, from {since} to {until}")
+    return "; ".join(parts)
+
+
+def application_values(params: Mapping[str, Any]) -> list[str]:
+    values = [
+        params["title"], params["reference"], spoken_date(params["available_from"]),
+        money(params["salary_cents"]), ARRANGEMENTS[params["arrangement"]].lower(),
+        params["cv"][0],
+    ]  # fmt: skip
+    for job in params["jobs"]:
+        values += [job["employer"], job["job_title"], spoken_date(job["start_date"])]
+        values += [spoken_date(job["end_date"])] if job["end_date"] else []
+    return values
+
+
+def application_goals(params: Mapping[str, Any]) -> list[str]:
+    job = f"{params['title']} ({params['reference']})"
+    start, salary = spoken_date(params["available_from"]), money(params["salary_cents"])
+    arrangement, cv = ARRANGEMENTS[params["arrangement"]].lower(), params["cv"][0]
+    history = describe_jobs(params["jobs"])
+    return [
+        f"Apply for the {job} job opening. I can start on {start}, expect {salary} a year and "
+        f"prefer to work {arrangement}. I have the right to work in the US. Work experience, "
+        f"most recent first: {history}. Upload my CV, {cv}, from my files.",
+        f"Submit a job application for {job}: earliest start date {start}; expected salary "
+        f"{salary}; preferred arrangement: {arrangement}; right to work in the US: yes; jobs "
+        f"(most recent first): {history}; CV: {cv}.",
+        f"Please apply to {job} for me. Use my account details, say I'm available from {start}, "
+        f"want {salary} and would like to work {arrangement}, and that I may work in the US. "
+        f"List these jobs, newest first: {history}. Attach {cv} as my CV.",
+    ]
+
+
+def apply(observation: Mapping[str, Any], params: Mapping[str, Any]) -> Oracle:
+    """From the form's start page: fill in and submit the application."""
+    observation = yield from click(observation, "link", "Start now")
+    observation = yield from answer_step(
+        observation,
+        [
+            ("select", "Job opening", f"({params['reference']})"),
+            ("fill", "Earliest start date", params["available_from"]),
+            ("fill", "Expected annual salary (optional)", typed_amount(params["salary_cents"])),
+            ("choose", "How would you prefer to work?", ARRANGEMENTS[params["arrangement"]]),
+        ],
+    )
+    observation = yield from answer_step(
+        observation, [("choose", "Do you have the right to work in the United States?", "Yes")]
+    )
+    jobs = params["jobs"]
+    for index, job in enumerate(jobs, start=1):
+        row = f"(job {index})"
+        entries = [
+            ("fill", f"Employer {row}", job["employer"]),
+            ("fill", f"Job title {row}", job["job_title"]),
+            ("fill", f"Start date {row}", job["start_date"]),
+        ]
+        if job["end_date"]:
+            entries.append(("fill", f"End date (optional) {row}", job["end_date"]))
+        press = "Continue" if index == len(jobs) else "Add another job"
+        observation = yield from answer_step(observation, entries, press)
+    observation = yield from answer_step(observation, [("upload", "CV or résumé", params["cv"][0])])
+    yield from click(observation, "button", "Submit application")
+
+
+@register
+class ApplyForJob(TaskTemplate):
+    name = "forms.apply_for_job"
+    sites = ("forms",)
+    tags = ("application", "file-upload", "repeated-rows", "multi-step")
+    difficulty = "hard"
+    max_steps = 25
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        return sample_application(rng, world, rng.choice(openings(world, is_open=True)))
+
+    def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
+        return "forms", "/f/job-application"
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        return application_goals(params)
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        submission = expect_one_submission(checks, world, "job-application")
+        if submission:
+            data = submission["data"]
+            user = persona(world)
+            expect_answers(
+                checks,
+                data,
+                {
+                    "opening": params["reference"],
+                    "available_from": params["available_from"],
+                    "salary_expectation": params["salary_cents"],
+                    "work_arrangement": params["arrangement"],
+                    "right_to_work": "yes",
+                    "jobs": params["jobs"],
+                    "email": user["email"],
+                    "last_name": user["last_name"],
+                },
+            )
+            expect_files(checks, data, "cv", [params["cv"]])
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return application_values(params)
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def other_arrangement(params: dict[str, Any]) -> dict[str, Any]:
+            others = sorted(set(ARRANGEMENTS) - {params["arrangement"]})
+            return {**params, "arrangement": others[0]}
+
+        return {
+            "another arrangement": self.altered(other_arrangement),
+            "a higher salary": self.altered(_higher_salary),
+            "the last job left out": self.altered(_without_last_job),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield from apply(observation, task.params)
+
+
+def _higher_salary(params: dict[str, Any]) -> dict[str, Any]:
+    return {**params, "salary_cents": params["salary_cents"] + 100_000}
+
+
+def _without_last_job(params: dict[str, Any]) -> dict[str, Any]:
+    if len(params["jobs"]) > 1:
+        return {**params, "jobs": params["jobs"][:-1]}
+    job = params["jobs"][0]
+    return {**params, "jobs": [{**job, "job_title": job["job_title"] + " II"}]}
+
+
+@register
+class ApplyToClosedJob(TaskTemplate):
+    name = "forms.apply_to_closed_job"
+    sites = ("forms",)
+    tags = ("application", "infeasible")
+    difficulty = "medium"
+    feasible = False
+    max_steps = 25
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        closed = rng.choice(openings(world, is_open=False))
+        params = sample_application(rng, world, closed)
+        params["instead"] = rng.choice(openings(world, is_open=True))["reference"]
+        return params
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        return application_goals(params)
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        self.check_infeasible(checks, answer)
+        expect_no_submission(checks, world)
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return application_values(params)
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def another_opening(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            observation = yield from click(observation, "link", f"Start – {FORM_TITLE}")
+            yield from apply(observation, {**task.params, "reference": task.params["instead"]})
+
+        return {"applied to another opening": another_opening}
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        observation = yield from start_form(FORM_TITLE, observation)
+        tree = AxTree(observation["axtree"])
+        options = [node.name for node in tree.children(tree.find("combobox", "Job opening"))]
+        reference = task.params["reference"]
+        assert not any(reference in option for option in options), "the opening is listed"
+        reason = f"The {task.params['title']} opening ({reference}) is not open for applications."
+        yield f"report_infeasible({json.dumps(reason)})"
