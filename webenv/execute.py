@@ -72,8 +72,13 @@ def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[L
 
     Fails at once rather than waiting out the action timeout for a state that may never come.
     """
-    locator = session.page.locator(f'[data-webenv-id="{_safe_id(bid)}"]')
-    if locator.count() == 0:
+    selector = f'[data-webenv-id="{_safe_id(bid)}"]'
+    # The main frame first; same-origin frames carry ids of the same page-wide sequence.
+    for frame in session.page.frames:
+        locator = frame.locator(selector)
+        if locator.count():
+            break
+    else:
         raise ActionError(f"No element with id {bid!r} on this page; use an id from the axtree.")
     element = locator.first
     if not usable:

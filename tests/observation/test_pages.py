@@ -72,6 +72,12 @@ def test_elements_in_open_shadow_roots_can_be_clicked(driver):
     assert AxTree(driver.observe()["axtree"]).has("button", "Shadow clicked")
 
 
+def test_elements_in_same_origin_frames_can_be_clicked(driver):
+    driver.open("frames")
+    assert driver.act(f'click("{driver.id_of("button", "Frame button")}")') == ""
+    assert AxTree(driver.observe()["axtree"]).has("button", "Frame clicked")
+
+
 def test_a_covered_element_reports_what_covers_it(driver):
     driver.open("overlap")
     error = driver.act(f'click("{driver.id_of("button", "Under")}")')
