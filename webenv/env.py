@@ -128,6 +128,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             self._session = None
         self._world.restore(episode_seed)
         self.task = task = self.template.instantiate(episode_seed, self._world)
+        self._world.mark_start()
         self._check = None
         self._session = self._open_session()
         self._session.goto(self._server.url(task.start_site) + task.start_path)

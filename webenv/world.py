@@ -158,7 +158,8 @@ class World:
     def __init__(self, sites: Iterable[str] | None = None, store: SnapshotStore | None = None):
         self.sites = tuple(site for site in SITE_MODULES if site in set(sites or SITE_MODULES))
         self.store = store or snapshots
-        self._tmp = tempfile.TemporaryDirectory(prefix="webenv-world-")
+        # A request thread the server let go may still touch a journal file while we clean up.
+        self._tmp = tempfile.TemporaryDirectory(prefix="webenv-world-", ignore_cleanup_errors=True)
         self.root = Path(self._tmp.name)
         self.files_dir = self.root / "files"
         self.files_dir.mkdir()
@@ -198,6 +199,11 @@ class World:
             app.secret_key = secrets.token_hex(16)
             app.config["SECRET_KEY"] = app.secret_key
             app.config["NOW"] = self.now.isoformat()
+
+    def mark_start(self) -> None:
+        """Take the sites' current state as the episode's start, which ``initial_query`` reads:
+        a task may set its world up in ``sample`` (deliver an e-mail) before the agent acts."""
+        self._snapshot = {site: self.db_path(site).read_bytes() for site in self.sites}
 
     def connect(self, site: str) -> sqlite3.Connection:
         """A read-only connection to a site's database, for tasks and graders."""

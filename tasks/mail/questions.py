@@ -6,8 +6,11 @@ import json
 import random
 import re
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
+
+from webenv.sites.common import Message
+from webenv.sites.mail import deliver
 
 from webenv.answers import normalize_text, parse_money
 from webenv.axtree import AxTree
@@ -178,6 +181,33 @@ def meeting_day(body: str, sent_at: str) -> date | None:
     return day if day >= sent else day.replace(year=sent.year + 1)
 
 
+def _deliver_meeting_request(rng: random.Random, world: World) -> dict[str, Any]:
+    """A colleague's meeting request, for worlds whose mailbox has none."""
+    colleague = rng.choice(
+        world.query("mail", "SELECT name, email FROM contacts WHERE relationship = 'colleague'")
+    )
+    day = (world.now + timedelta(days=rng.randint(2, 9))).date()
+    subject = f"Time to go over the {rng.choice(_TOPICS)}?"
+    assert world.persona is not None
+    deliver(
+        str(world.db_path("mail")),
+        Message(
+            sender=colleague["email"],
+            sender_name=colleague["name"],
+            to=world.persona.email,
+            subject=subject,
+            body=f"Hi {world.persona.first_name},\n\nCould we meet on {day:%A}, {day:%B} "
+            f"{day.day} at 2:30 PM in the small conference room?\n\n"
+            f"{colleague['name'].split()[0]}",
+            date=world.now - timedelta(hours=2),
+        ),
+    )
+    return {"name": colleague["name"], "subject": subject, "day": day.isoformat()}
+
+
+_TOPICS = ("quarterly numbers", "launch checklist", "vendor shortlist", "hiring plan")
+
+
 @register
 class MeetingDate(TaskTemplate):
     name = "mail.meeting_date"
@@ -196,6 +226,8 @@ class MeetingDate(TaskTemplate):
                 requests.append(
                     {"name": row["sender_name"], "subject": row["subject"], "day": day.isoformat()}
                 )
+        if not requests:
+            requests = [_deliver_meeting_request(rng, world)]
         return dict(pick(rng, requests, "meeting request"))
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:

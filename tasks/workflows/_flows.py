@@ -206,8 +206,9 @@ def respond(kind: str, body: str, observation: Mapping[str, Any], to: str | None
 
 
 def email_contact(name: str, subject: str, body: str, observation: Mapping[str, Any]) -> Moves:
-    """From any page: open the mailbox's Contacts, start a message to ``name``, and send it."""
-    observation = yield from go("mail", "/contacts", observation)
+    """From any page: open the mailbox, its Contacts, start a message to ``name``, and send."""
+    observation = yield from go("mail", "/", observation)
+    observation = yield f'click("{AxTree(observation["axtree"]).id("link", "Contacts")}")'
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.id("link", f"Email {name}")}")'
     observation = yield from fill_message(observation, body, subject=subject)
