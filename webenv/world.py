@@ -168,6 +168,7 @@ class World:
         self.persona: Persona | None = None
         self.apps: dict[str, Flask] = {}
         self._snapshot: Mapping[str, bytes] = {}
+        self._initial: dict[str, sqlite3.Connection] = {}
 
     def db_path(self, site: str) -> Path:
         return self.root / f"{site}.sqlite"
@@ -188,6 +189,7 @@ class World:
 
     def restore(self, seed: int) -> None:
         """Replace every site's state with a fresh copy of the world of ``seed``."""
+        self._forget_start()
         snapshot = self._snapshot = self.store.get(seed, self.sites)
         for site in self.sites:
             self.db_path(site).write_bytes(snapshot[site])
@@ -203,7 +205,13 @@ class World:
     def mark_start(self) -> None:
         """Take the sites' current state as the episode's start, which ``initial_query`` reads:
         a task may set its world up in ``sample`` (deliver an e-mail) before the agent acts."""
+        self._forget_start()
         self._snapshot = {site: self.db_path(site).read_bytes() for site in self.sites}
+
+    def _forget_start(self) -> None:
+        for conn in self._initial.values():
+            conn.close()
+        self._initial.clear()
 
     def connect(self, site: str) -> sqlite3.Connection:
         """A read-only connection to a site's database, for tasks and graders."""
@@ -219,10 +227,14 @@ class World:
 
     def initial_query(self, site: str, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         """Rows of a query on a site's database as the episode started, for diffs."""
-        conn = sqlite3.connect(":memory:")
-        conn.deserialize(self._snapshot[site])
-        conn.row_factory = sqlite3.Row
-        return _fetch(conn, sql, params)
+        # Checks run after every step: the episode's start state is loaded once per episode.
+        conn = self._initial.get(site)
+        if conn is None:
+            conn = self._initial[site] = sqlite3.connect(":memory:")
+            conn.deserialize(self._snapshot[site])
+            conn.row_factory = sqlite3.Row
+        bound = params if isinstance(params, Mapping) else tuple(params)
+        return conn.execute(sql, bound).fetchall()
 
     def deliver_mail(self, message: Message) -> None:
         site_module("mail").deliver(str(self.db_path("mail")), message)
@@ -234,6 +246,7 @@ class World:
         return str(serializer.dumps({"user_id": user_id}))
 
     def close(self) -> None:
+        self._forget_start()
         self._tmp.cleanup()
 
 
