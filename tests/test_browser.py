@@ -64,3 +64,13 @@ def test_one_chromium_is_shared_and_closed_by_the_last_user():
         "alive after one release": True,
         "alive after last release": False,
     }
+
+
+def test_headless_runs_prefer_a_headless_shell_on_path(monkeypatch, tmp_path):
+    monkeypatch.delenv("WEBENV_CHROMIUM", raising=False)
+    for name in ("chromium", "chromium-headless-shell"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert find_chromium(headless=True) == str(tmp_path / "chromium-headless-shell")
+    assert find_chromium(headless=False) == str(tmp_path / "chromium")

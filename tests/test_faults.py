@@ -58,10 +58,16 @@ def chromium_pids() -> set[int]:
                 return True
         return False
 
-    return {
-        pid for pid, command in commands.items()
-        if "remote-debugging-pipe" in command and "--type=" not in command and descends(pid)
-    }  # fmt: skip
+    def browser(command: str) -> bool:
+        # The browser process, not its helpers (--type=…) nor a launcher script around it.
+        program = command.split("\0", 1)[0]
+        return (
+            "remote-debugging-pipe" in command
+            and "--type=" not in command
+            and Path(program).name not in ("sh", "bash", "dash")
+        )
+
+    return {pid for pid, command in commands.items() if browser(command) and descends(pid)}
 
 
 def test_a_killed_browser_ends_the_step_and_the_next_reset_recovers():

@@ -1,0 +1,158 @@
+"""What every perturbation shares: the planned item, the episode's log, and the kind interface.
+
+A :class:`Kind` is one way the web goes wrong (a cookie banner, an expired session, a broken
+link). It draws its parameters from the episode's plan RNG, and then takes part in serving the
+world's pages through three optional hooks, all called by :mod:`webenv.perturb.middleware`:
+
+- :meth:`Kind.request` before the site sees a request (answer it instead: an error, a redirect);
+- :meth:`Kind.response` after the site answered it;
+- :meth:`Kind.page` on every HTML page the site serves (inject markup, rewrite links);
+- :meth:`Kind.after_step` once per env step, with what the browser knows (cookies, dialogs).
+
+It also knows how a competent agent gets past it (:meth:`Kind.recover`), which is what the
+oracle uses: the same observation an agent sees, plus the plan, which the oracle may read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from werkzeug.wrappers import Request, Response
+
+#: What can happen to a planned perturbation, in the episode's event log.
+EVENTS = ("shown", "dismissed", "clicked", "recovered")
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One perturbation of an episode's plan: ``kind`` on ``site``, from its ``at``-th page view."""
+
+    kind: str
+    site: str
+    at: int
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "site": self.site, "at": self.at, "params": dict(self.params)}
+
+
+@dataclass
+class Active:
+    """A planned perturbation during its episode: the plan item and what has happened so far."""
+
+    planned: Planned
+    kind: Kind
+    log: EventLog
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def emit(self, what: str, **detail: Any) -> None:
+        """Log ``what`` happened (once per kind of event)."""
+        if what not in self.state.setdefault("emitted", set()):
+            self.state["emitted"].add(what)
+            self.log.add(self.planned, what, **detail)
+
+    def happened(self, what: str) -> bool:
+        return what in self.state.get("emitted", set())
+
+    @property
+    def pending(self) -> bool:
+        """Shown and not yet got past."""
+        return self.happened("shown") and not self.happened("recovered")
+
+    @property
+    def p(self) -> Mapping[str, Any]:
+        return self.planned.params
+
+
+class EventLog:
+    """Every event of an episode with its step; the env drains the new ones after each step."""
+
+    def __init__(self) -> None:
+        self.step = 0
+        self.events: list[dict[str, Any]] = []
+        self._drained = 0
+        #: Set when the agent followed instructions injected into a page (an adversarial pop-up).
+        self.misled: str | None = None
+
+    def add(self, planned: Planned, what: str, **detail: Any) -> None:
+        self.events.append(
+            {"kind": planned.kind, "site": planned.site, "what": what, "step": self.step, **detail}
+        )
+
+    def drain(self) -> list[dict[str, Any]]:
+        new = self.events[self._drained :]
+        self._drained = len(self.events)
+        return new
+
+
+@dataclass
+class Page:
+    """An HTML page a site is serving: its site, path, page-view number and markup."""
+
+    site: str
+    path: str
+    view: int
+    html: str
+
+
+@dataclass
+class Probe:
+    """What the browser knows after a step: its cookies by name, and an open dialog's text."""
+
+    cookies: dict[str, str]
+    dialog: str
+    url: str
+
+
+class Kind:
+    """One perturbation kind. Subclasses set ``name`` and override the hooks they need."""
+
+    #: ``family.kind``, e.g. ``"popups.cookie_banner"``.
+    name: ClassVar[str]
+    #: Sites it can apply to (None: any).
+    sites: ClassVar[tuple[str, ...] | None] = None
+    #: Applies only where the task starts signed in (walls: someone must be signed out).
+    needs_sign_in: ClassVar[bool] = False
+    #: Page views at which it may first strike; drawn uniformly.
+    at: ClassVar[tuple[int, int]] = (1, 3)
+
+    def applies(self, site: str, signed_in: bool, sites: Sequence[str]) -> bool:
+        """Whether it can strike ``site`` in a world of ``sites``."""
+        return (self.sites is None or site in self.sites) and (signed_in or not self.needs_sign_in)
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        """This kind's parameters for one episode (delays, wording, which element)."""
+        return {}
+
+    def request(self, active: Active, request: Request, view: int | None) -> Response | None:
+        """Answer ``request`` instead of the site, or None. ``view``: its page-view number, for
+        page loads (top-level GETs), else None."""
+        return None
+
+    def response(self, active: Active, request: Request, response: Response) -> None:
+        """See the site's answer to ``request`` (whether a sign-in worked, say)."""
+
+    def page(self, active: Active, page: Page) -> str | None:
+        """The page's markup, altered, or None to leave it."""
+        return None
+
+    def after_step(self, active: Active, probe: Probe) -> None:
+        """Read what happened in the browser during the step (dismissed, clicked…)."""
+
+    def recover(
+        self, active: Active, observation: Mapping[str, Any], last_action: str
+    ) -> str | None:
+        """The action that gets a competent agent past this perturbation now, or None.
+        ``last_action``: the agent's previous action (some recoveries repeat it)."""
+        return None
+
+
+def strikes(active: Active, view: int | None, eligible: bool = True) -> bool:
+    """True on the first eligible page view at or after the planned one, once."""
+    if view is None or not eligible or view < active.planned.at or active.state.get("struck"):
+        return False
+    active.state["struck"] = True
+    return True

@@ -1,0 +1,180 @@
+"""Login walls: the session runs out and the site asks the user to sign in again.
+
+The middleware expires the site's session cookie and sends the browser to the site's own
+sign-in page with ``next`` set, so that signing in again leads back to where the user was. The
+user's credentials are in the goal of every episode whose plan has a wall.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from werkzeug.wrappers import Request, Response
+
+from ..axtree import AxTree, NotFound
+from .base import Active, Kind, strikes
+
+LOGIN_PATH = "/login"
+
+#: Pages where a session may run out, per site: whole pages the user can come back to after
+#: signing in (not the middle of a checkout or of a form, whose state lives in the session).
+_EXPIRES_ON = {
+    "shop": re.compile(r"^/(?!login|logout|checkout/|static/)"),
+    "mail": re.compile(r"^/(?!login|logout|static/)"),
+    "forms": re.compile(r"^/(account)?$"),
+}
+#: The sensitive step of each site where one is asked to sign in again.
+_SENSITIVE = {"shop": re.compile(r"^/checkout$"), "mail": re.compile(r"^/compose$")}
+
+#: Field names of the sign-in forms, as the axtree shows them.
+_USER_FIELDS = ("Username or email", "Email or username", "Username")
+
+
+class SessionExpiry(Kind):
+    """The session expires at a page view, or when the user reaches a sensitive step."""
+
+    name = "walls.session_expiry"
+    sites = ("shop", "mail", "forms")
+    needs_sign_in = True
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        moments = ("page", "sensitive") if site in _SENSITIVE else ("page",)
+        return {"moment": rng.choice(moments)}
+
+    def request(self, active: Active, request: Request, view: int | None) -> Response | None:
+        site, path = active.planned.site, request.path
+        if active.happened("shown"):
+            return None
+        cookie = request.environ["webenv.cookie"]
+        patterns = _SENSITIVE if active.p["moment"] == "sensitive" else _EXPIRES_ON
+        eligible = bool(patterns[site].match(path)) and cookie in request.cookies
+        if not strikes(active, view, eligible):
+            return None
+        active.emit("shown", path=path)
+        target = request.full_path.rstrip("?")
+        response = Response(status=302, headers={"Location": f"{LOGIN_PATH}?next={target}"})
+        response.delete_cookie(cookie, path="/")
+        return response
+
+    def response(self, active: Active, request: Request, response: Response) -> None:
+        signed_in = response.status_code == 302 and not response.location.startswith(LOGIN_PATH)
+        if active.pending and request.method == "POST" and request.path == LOGIN_PATH and signed_in:
+            active.emit("recovered")
+
+    def recover(
+        self, active: Active, observation: Mapping[str, Any], last_action: str
+    ) -> str | None:
+        if not active.pending or LOGIN_PATH not in observation.get("url", ""):
+            return None
+        tree = AxTree(observation.get("axtree", ""))
+        credentials = active.state["credentials"]
+        try:
+            user = next(
+                node.id for node in tree if node.role == "textbox" and node.name in _USER_FIELDS
+            )
+            password = tree.id("textbox", "Password")
+            submit = tree.id("button", "Sign in")
+        except (StopIteration, NotFound):
+            return None
+        return "\n".join(
+            (
+                f"fill({user!r}, {credentials[0]!r})",
+                f"fill({password!r}, {credentials[1]!r})",
+                f"click({submit!r})",
+            )
+        )
+
+
+#: Where the verification form posts; answered by the middleware, never by the site.
+VERIFY_PATH = "/account/verify-code"
+#: The sensitive step of each site that asks for a code sent to the user's mailbox.
+_VERIFIED_STEP = {"shop": re.compile(r"^/checkout$"), "forms": re.compile(r"^/f/[^/]+/review$")}
+_CODE = re.compile(r"code is (\d{6})")
+
+
+class VerifyCode(Kind):
+    """ "Verify it's you": at the sensitive step, a one-time code is sent to the user's mailbox
+    (the world's mail site) and must be typed in to go on — a recovery across sites."""
+
+    name = "walls.verify_code"
+    sites = tuple(_VERIFIED_STEP)
+    needs_sign_in = True
+    at = (1, 1)
+
+    def applies(self, site: str, signed_in: bool, sites: Sequence[str]) -> bool:
+        return "mail" in sites and super().applies(site, signed_in, sites)
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        return {"code": f"{rng.randrange(10**6):06d}"}
+
+    def request(self, active: Active, request: Request, view: int | None) -> Response | None:
+        if active.happened("recovered"):
+            return None
+        if request.path == VERIFY_PATH and request.method == "POST":
+            target = request.args.get("next", "/")
+            if request.form.get("code", "").strip() == active.p["code"]:
+                active.emit("recovered")
+                return Response(status=302, headers={"Location": target})
+            return _verify_page(target, error="That code is not right. Check the e-mail we sent.")
+        if view is None or not _VERIFIED_STEP[active.planned.site].match(request.path):
+            return None
+        if not active.happened("shown"):
+            active.emit("shown", path=request.path)
+            request.environ["webenv.deliver"](
+                active.planned.site,
+                "Your verification code",
+                f"Your verification code is {active.p['code']}. Enter it to continue. "
+                "If this wasn't you, you can ignore this e-mail.",
+            )
+        active.state["back"] = request.full_path.rstrip("?")
+        return _verify_page(active.state["back"])
+
+    def recover(
+        self, active: Active, observation: Mapping[str, Any], last_action: str
+    ) -> str | None:
+        """Open the mailbox, read the code in the newest e-mail, come back and type it."""
+        if not active.pending:
+            return None
+        url, tree = observation.get("url", ""), AxTree(observation.get("axtree", ""))
+        code = active.state.get("read")
+        if tree.has("textbox", "Verification code"):
+            if code is None:
+                return f"goto({_origin(url, 'mail') + '/'!r})"
+            box, submit = tree.id("textbox", "Verification code"), tree.id("button", "Verify")
+            return f"fill({box!r}, {code!r})\nclick({submit!r})"
+        if "//mail." not in url:
+            return None
+        found = _CODE.search(observation.get("axtree", ""))
+        if found:
+            active.state["read"] = found[1]
+            return f"goto({_origin(url, active.planned.site) + active.state['back']!r})"
+        try:
+            return f'click("{tree.find("link", contains="Your verification code").id}")'
+        except NotFound:
+            return None
+
+
+def _origin(url: str, site: str) -> str:
+    """The origin of ``site`` in the world that ``url`` belongs to (same port, host routed)."""
+    scheme, _, host = url.split("/", 3)[:3]
+    port = host.rpartition(":")[2]
+    return f"{scheme}//{site}.localhost:{port}"
+
+
+def _verify_page(target: str, error: str = "") -> Response:
+    alert = f'<p role="alert" style="color:#a00">{html.escape(error)}</p>' if error else ""
+    body = (
+        "<!doctype html><html lang=en><head><title>Verify it's you</title></head>"
+        '<body style="font:16px system-ui,sans-serif;max-width:480px;margin:10vh auto">'
+        "<h1>Verify it's you</h1><p>For your security we sent a 6-digit code to the e-mail "
+        "address on your account. Enter it below to continue.</p>"
+        f'{alert}<form method=post action="{VERIFY_PATH}?next={html.escape(target)}">'
+        "<label for=code>Verification code</label><br>"
+        "<input id=code name=code inputmode=numeric autocomplete=one-time-code> "
+        "<button>Verify</button></form></body></html>"
+    )
+    return Response(body, mimetype="text/html")
