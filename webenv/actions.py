@@ -213,14 +213,22 @@ def parse(text: Any) -> list[Call]:
     source = text.strip()
     if not source:
         raise ActionError('Empty action. To do nothing, send noop(); e.g. click("12").')
+    # Python's parser gives up on deep nesting ("not not … x", "- - … 1") with MemoryError or
+    # RecursionError, and so may ast.unparse when an error message quotes such a statement.
+    too_deep = f"Could not parse {_clip(source)!r}: it is nested too deeply."
     try:
         tree = ast.parse(source, mode="exec")
     except (SyntaxError, ValueError) as error:
         reason = getattr(error, "msg", str(error))
         raise ActionError(f"Could not parse {_clip(source)!r}: {reason}.") from None
+    except (MemoryError, RecursionError):
+        raise ActionError(too_deep) from None
     if len(tree.body) > MAX_CALLS:
         raise ActionError(f"{len(tree.body)} actions in one step; at most {MAX_CALLS}.")
-    return [_bind(statement) for statement in tree.body]
+    try:
+        return [_bind(statement) for statement in tree.body]
+    except (MemoryError, RecursionError):
+        raise ActionError(too_deep) from None
 
 
 def _bind(statement: ast.stmt) -> Call:

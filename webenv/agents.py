@@ -1,7 +1,8 @@
 """Built-in agents, and loading an agent named on the command line.
 
 An agent is anything with ``act(observation) -> str``; it may also have
-``reset(observation, info)``, called at the start of each episode.
+``reset(observation, info)`` (or ``reset(observation)``), called at the start of each episode.
+``openai`` is :class:`webenv.llm.OpenAIChatAgent`, for any OpenAI-compatible chat endpoint.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Protocol
 import gymnasium as gym
 
 from .errors import WebEnvError
+from .perturb import recovering
 from .tasks import Oracle
 
 
@@ -59,7 +61,8 @@ class RandomAgent:
 
 
 class OracleAgent:
-    """The task's own scripted solution. Privileged: it reads the env's task parameters."""
+    """The task's own scripted solution. Privileged: it reads the env's task parameters, and
+    the perturbation plan to get past what it meets (:func:`webenv.perturb.recovering`)."""
 
     def __init__(self, env: gym.Env[Any, Any]):
         self.env = env
@@ -68,7 +71,7 @@ class OracleAgent:
 
     def reset(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
         task = self.env.unwrapped.task  # type: ignore[attr-defined]
-        self._policy = task.template.oracle(task, observation)
+        self._policy = recovering(task.template.oracle, self.env)(task, observation)
         self._first = next(self._policy)
 
     def act(self, observation: Mapping[str, Any]) -> str:
@@ -83,24 +86,28 @@ class OracleAgent:
             return 'send_msg_to_user("done")'
 
 
-def load_agent(spec: str, env: gym.Env[Any, Any], seed: int = 0) -> Agent:
-    """``oracle``, ``noop``, ``random``, or ``module:attr`` naming a class or an act function."""
+#: Agents named by a word rather than ``module:attr``.
+BUILTIN_AGENTS = ("oracle", "noop", "random", "openai")
+
+
+def load_agent(
+    spec: str,
+    env: gym.Env[Any, Any],
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+) -> Agent:
+    """``oracle``, ``noop``, ``random``, ``openai``, or ``module:attr`` naming a class
+    (instantiated with no arguments) or an act function. ``options`` are keyword arguments of
+    the ``openai`` agent (model, base_url, api_key…)."""
     if spec == "oracle":
         return OracleAgent(env)
     if spec == "noop":
         return NoopAgent()
     if spec == "random":
         return RandomAgent(seed)
-    module_name, _, attr = spec.partition(":")
-    if not attr:
-        raise WebEnvError(
-            f"Unknown agent {spec!r}: use oracle, noop, random, or module:attr "
-            "(a class with act(observation) -> str, or such a function)."
-        )
-    try:
-        target = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as error:
-        raise WebEnvError(f"Cannot load agent {spec!r}: {error}") from None
+    if spec == "openai":
+        return _openai_agent(options)
+    target = _import_agent(spec)
     if isinstance(target, type):
         target = target()
     if hasattr(target, "act"):
@@ -108,6 +115,39 @@ def load_agent(spec: str, env: gym.Env[Any, Any], seed: int = 0) -> Agent:
     if callable(target):
         return _FunctionAgent(target)
     raise WebEnvError(f"Agent {spec!r} is neither a class nor a function.")
+
+
+def check_agent(spec: str, options: Mapping[str, Any] | None = None) -> None:
+    """Raise :class:`WebEnvError` now if ``spec`` cannot load, before any episode starts
+    (without instantiating a ``module:attr`` class, which may be costly)."""
+    if spec == "openai":
+        _openai_agent(options)
+    elif spec not in BUILTIN_AGENTS:
+        target = _import_agent(spec)
+        if not (isinstance(target, type) or hasattr(target, "act") or callable(target)):
+            raise WebEnvError(f"Agent {spec!r} is neither a class nor a function.")
+
+
+def _openai_agent(options: Mapping[str, Any] | None) -> Agent:
+    from .llm import OpenAIChatAgent
+
+    options = dict(options or {})
+    if not options.get("model"):
+        raise WebEnvError("The openai agent needs a model: --model NAME (e.g. gpt-4o-mini).")
+    return OpenAIChatAgent(**options)
+
+
+def _import_agent(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise WebEnvError(
+            f"Unknown agent {spec!r}: use oracle, noop, random, openai, or module:attr "
+            "(a class with act(observation) -> str, or such a function)."
+        )
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as error:
+        raise WebEnvError(f"Cannot load agent {spec!r}: {error}") from None
 
 
 class _FunctionAgent:

@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator
 
 from .actions import Call
+from .dialog_guard import until_dialog
 from .errors import ActionError
 from .session import Session
 
@@ -29,7 +30,9 @@ def execute(session: Session, call: Call, files_dir: Path) -> None:
     if handler is None:  # final actions: nothing to do in the page
         return
     try:
-        handler(session, files_dir=files_dir, **call.args)
+        # An action that opens a JavaScript dialog returns at once, the dialog held for the
+        # agent; without the guard it would wait for the dialog's answer.
+        until_dialog(session, lambda: handler(session, files_dir=files_dir, **call.args))
     except ActionError:
         raise
     except PlaywrightError as error:
@@ -152,8 +155,12 @@ def _upload_file(session: Session, bid: str, file: Any, files_dir: Path, **_: An
     paths = []
     root = files_dir.resolve()
     for name in names:
-        path = (root / name).resolve()
-        if not path.is_relative_to(root) or not path.is_file():
+        try:
+            path = (root / name).resolve()
+            found = path.is_relative_to(root) and path.is_file()
+        except (OSError, ValueError):  # a NUL byte, a lone surrogate, a name too long
+            found = False
+        if not found:
             available = ", ".join(sorted(p.name for p in root.iterdir())) or "none"
             raise ActionError(f"No file {name!r} among this episode's files ({available}).")
         paths.append(path)

@@ -6,6 +6,11 @@ import gymnasium as gym
 
 from .tasks import env_id, templates
 
+#: Steps every episode gets beyond its template's own budget, for getting past perturbations
+#: (a pop-up to close, a sign-in, a page to load again); the same with or without them, so
+#: that a profile changes the web, not the budget.
+RECOVERY_STEPS = 10
+
 
 def register_envs() -> list[str]:
     """Register the templates' ids with Gymnasium (again-safe); returns them."""
@@ -17,7 +22,7 @@ def register_envs() -> list[str]:
                 name,
                 entry_point="webenv.env:WebEnv",
                 kwargs={"task": template.name},
-                max_episode_steps=template.max_steps,
+                max_episode_steps=template.max_steps + RECOVERY_STEPS,
             )
         ids.append(name)
     return ids

@@ -11,9 +11,11 @@ import contextlib
 import io
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,9 @@ from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from .dialog_guard import until_dialog
 from .errors import ActionError
+from .watchdog import watchdog_for
 
 OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encoding="utf-8")
 
@@ -60,11 +64,17 @@ class Session:
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         cookies: list[dict[str, Any]] = (),  # type: ignore[assignment]
         server_idle: Any = None,
+        trace_path: str | Path | None = None,
     ):
         self.origins = [origin.rstrip("/") for origin in origins]
+        #: Where :meth:`close` saves a Playwright trace of the context (None: no tracing).
+        self.trace_path = Path(trace_path) if trace_path is not None else None
         self.timeouts = timeouts
         self.dialog: Dialog | None = None
+        #: Why the watchdog closed the tabs during the current step ("" if it did not).
+        self.interrupted = ""
         self._server_idle = server_idle
+        self._watchdog = watchdog_for(browser)
         self.context: BrowserContext = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]},
             accept_downloads=False,
@@ -83,6 +93,8 @@ class Session:
             if cookies:
                 self.context.add_cookies(cookies)
             self.context.on("page", self._adopt)
+            if self.trace_path is not None:
+                self.context.tracing.start(screenshots=True, snapshots=True)
             self.page = self.context.new_page()
         except BaseException:
             self.context.close()
@@ -125,6 +137,33 @@ class Session:
             self.page = self.context.new_page()
         self.page = self.pages[min(index, len(self.pages) - 1)]
 
+    # -- bounds -------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def bounded(self, milliseconds: float) -> Iterator[None]:
+        """Run the block's browser calls within ``milliseconds`` plus a second's grace.
+
+        Past that, a page script must be holding the browser (Playwright's own timeouts end
+        every other wait): the tabs are closed, which fails the blocked call, and a blank tab
+        takes their place (see :mod:`webenv.watchdog`).
+        """
+        with self._watchdog.guard(milliseconds / 1000 + 1.0, self._unfreeze):
+            yield
+
+    def _unfreeze(self) -> None:
+        stuck = [page for page in self.pages if not page.is_closed()]
+        where = ", ".join(page.url[:200] for page in stuck) or "the page"
+        self.interrupted = (
+            f"{where} stopped responding in time (a script that never yields, or a page that "
+            "never arrives), so its tabs were closed; open a page of the world again with "
+            "goto(url)."
+        )
+        self.dialog = None
+        self.page = self.context.new_page()
+        for page in stuck:
+            with contextlib.suppress(PlaywrightError):
+                page.close()
+
     # -- navigation ---------------------------------------------------------------------
 
     def check_url(self, url: str) -> str:
@@ -164,9 +203,13 @@ class Session:
                 return None
             page = self.page
             remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
+            args = [QUIET_MS, remaining_ms, observe]
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
-                result = page.evaluate(_SETTLE_JS, [QUIET_MS, remaining_ms, observe])
+                found = self._evaluate(page, _SETTLE_JS, args)
+                if not found:
+                    continue  # a dialog is open: the loop's first check returns
+                result = found[0]
             except PlaywrightError as error:
                 if time.monotonic() < deadline and not page.is_closed() and _is_navigation(error):
                     continue  # the page navigated away while we waited: wait for the new one
@@ -179,6 +222,14 @@ class Session:
             if page is self.page:
                 return result
         return result
+
+    def _evaluate(self, page: Page, script: str, arg: Any) -> list[Any]:
+        """``[page.evaluate(script, arg)]``, or ``[]`` when a dialog opened first: a dialog (a
+        timer's alert) pauses the page's script, and is held for the agent rather than
+        waited out."""
+        found: list[Any] = []
+        until_dialog(self, lambda: found.append(page.evaluate(script, arg)))
+        return found
 
     def observe(self, **options: Any) -> dict[str, Any]:
         """The page's axtree text (and pruned DOM, element boxes) with element ids."""
@@ -197,6 +248,10 @@ class Session:
 
     def close(self) -> None:
         with contextlib.suppress(PlaywrightError):  # the browser is gone, and the context too
+            if self.trace_path is not None:
+                self.trace_path.parent.mkdir(parents=True, exist_ok=True)
+                self.context.tracing.stop(path=self.trace_path)
+        with contextlib.suppress(PlaywrightError):
             self.context.close()
 
 

@@ -125,6 +125,7 @@ class TaskTemplate:
     feasible: ClassVar[bool] = True
     #: For info-seeking tasks, the answer's type (see :mod:`webenv.answers`); else None.
     answer_type: ClassVar[str | None] = None
+    #: The task's step budget; its Gymnasium id adds ``registration.RECOVERY_STEPS`` to it.
     max_steps: ClassVar[int] = 30
     #: Whether the episode starts signed in as the persona on every site.
     start_signed_in: ClassVar[bool] = True

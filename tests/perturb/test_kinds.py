@@ -87,6 +87,7 @@ def test_a_code_sent_to_the_mailbox_gets_past_the_verification(browser):
         "popups.newsletter",
         "popups.interstitial",
         "popups.adversarial",
+        "popups.leave_confirm",
         "walls.signin_overlay",
         "walls.session_expiry",
         "links.server_error",

@@ -9,6 +9,7 @@ import gymnasium as gym
 import pytest
 
 import webenv  # noqa: F401  (registers the ids)
+from webenv.perturb import recovering
 from webenv.tasks import Task, env_id, templates
 
 
@@ -35,27 +36,37 @@ def run_policy() -> Callable[..., tuple[float, dict[str, Any]]]:
 
 
 def _run_policy(
-    env: gym.Env[Any, Any], seed: int, policy: Policy, strict: bool = True
+    env: gym.Env[Any, Any],
+    seed: int,
+    policy: Policy,
+    strict: bool = True,
+    perturb: str | None = None,
 ) -> tuple[float, dict[str, Any]]:
     """Run a generator policy ``policy(task, first_observation)``; return (reward, last info),
-    the info carrying ``policy_steps``, the number of steps taken.
+    the info carrying ``policy_steps``, the number of steps taken, and ``events``, every
+    perturbation event.
 
-    ``strict``: every action must succeed (oracles); near-misses may stumble.
+    ``strict``: every action must succeed (oracles); near-misses may stumble. ``perturb``: a
+    profile for the episode; the policy then gets past what it meets as the oracle does.
     """
-    observation, info = env.reset(seed=seed)
+    observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
     task = env.unwrapped.task
+    events = list(info["events"])
+    if perturb:
+        policy = recovering(policy, env)
     steps = policy(task, observation)
     action = next(steps)
     taken = 0
     while True:
         observation, reward, terminated, truncated, info = env.step(action)
+        events += info["events"]
         taken += 1
         if strict:
             assert not observation["last_action_error"], observation["last_action_error"]
         if terminated or truncated:
-            return reward, {**info, "policy_steps": taken}
+            return reward, {**info, "policy_steps": taken, "events": events}
         try:
             action = steps.send(observation)
         except (StopIteration, LookupError):
             # The policy is done, or (a near-miss) cannot go on in a page it did not expect.
-            return reward, {**info, "policy_steps": taken}
+            return reward, {**info, "policy_steps": taken, "events": events}

@@ -19,6 +19,8 @@ from webenv.world import World
 
 ALL = sorted(templates())
 ORACLE_SEEDS = range(10)
+PERTURBED_SEEDS = range(5)
+PROFILES = ("light", "heavy", "adversarial")
 NEAR_MISS_SEEDS = range(2)
 DIFFICULTIES = {"easy", "medium", "hard"}
 
@@ -41,6 +43,20 @@ def test_oracle_earns_full_reward_in_a_realistic_number_of_steps(task_env, run_p
         assert statistics.median(steps) >= 6, steps  # a workflow, not a shortcut
     else:
         assert min(steps) >= 2 and max(steps) <= 15, steps
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("name", ALL)
+def test_oracle_gets_past_perturbations(task_env, run_policy, name, profile):
+    env = task_env(name)
+    failures, struck = {}, 0
+    for seed in PERTURBED_SEEDS:
+        reward, info = run_policy(env, seed, oracle, strict=False, perturb=profile)
+        struck += any(event["what"] == "shown" for event in info["events"])
+        if reward != 1.0:
+            failures[seed] = {"check": info.get("check"), "events": info["events"]}
+    assert not failures, json.dumps(failures, indent=1)
+    assert struck, "no perturbation met on any seed"
 
 
 @pytest.mark.parametrize("name", ALL)

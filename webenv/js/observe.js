@@ -157,7 +157,7 @@
     if (attr("aria-invalid") && attr("aria-invalid") !== "false") states.push("invalid");
     if (el.readOnly && ["textbox", "searchbox", "spinbutton"].includes(role)) states.push("readonly");
     if (attr("aria-current") && attr("aria-current") !== "false") states.push("current");
-    if (el.ownerDocument.activeElement === el && el.tagName !== "BODY") states.push("focused");
+    if (el === focusedElement() && el.tagName !== "BODY") states.push("focused");
     return states;
   }
 
@@ -182,6 +182,24 @@
 
   function hasInteractiveDescendant(el) {
     return !!el.querySelector("a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], [tabindex], [contenteditable=true]");
+  }
+
+  function focusedElement() {
+    // The element with the keyboard focus, inside open shadow roots and same-origin frames
+    // too (where document.activeElement names only the shadow host or the frame).
+    let active = document.activeElement;
+    for (;;) {
+      if (active && active.shadowRoot && active.shadowRoot.activeElement) {
+        active = active.shadowRoot.activeElement;
+        continue;
+      }
+      let inner = null;
+      try {
+        if (active && active.tagName === "IFRAME" && active.contentDocument) inner = active.contentDocument.activeElement;
+      } catch (e) { /* cross-origin */ }
+      if (!inner || inner === inner.ownerDocument.body) return active;
+      active = inner;
+    }
   }
 
   function inViewport(el) {
@@ -371,7 +389,7 @@
     if (options.axtree !== false) result.axtree = axtree(options);
     if (options.dom) result.dom = dom();
     if (options.elements) result.elements = elements();
-    const active = document.activeElement;
+    const active = focusedElement();
     if (active && active !== document.body) result.focused = active.getAttribute(ID);
     return result;
   }

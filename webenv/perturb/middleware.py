@@ -41,12 +41,15 @@ class Perturber:
         self.plan = Plan("none", ())
         self.log = EventLog()
         self.actives: list[Active] = []
+        #: Counts episodes, so that a request held up across a reset never reaches the site.
+        self.episode = 0
         self._views: Counter[str] = Counter()
         self._lock = threading.RLock()
 
     def start(self, plan: Plan, credentials: tuple[str, str] = ("", "")) -> None:
         """A new episode under ``plan``; ``credentials`` are the user's, for recovery."""
         with self._lock:
+            self.episode += 1
             self.plan = plan
             self.log = EventLog()
             self._views.clear()
@@ -54,6 +57,11 @@ class Perturber:
                 Active(item, KINDS[item.kind], self.log, {"credentials": credentials})
                 for item in plan.items
             ]
+
+    def stop(self) -> None:
+        """End the episode: nothing planned strikes any more, and requests held up by a
+        perturbation never reach the sites (whose state is about to be replaced)."""
+        self.start(Plan("none", ()))
 
     def begin_step(self, step: int) -> None:
         self.log.step = step
@@ -114,11 +122,14 @@ class Perturber:
             with self._lock:
                 self._views[site] += 1
                 view = self._views[site]
+        episode = self.episode
         for active in actives:
             # Not under the lock: a slow response sleeps here, and others must go on.
             answer = active.kind.request(active, request, view)
             if answer is not None:
                 return answer
+        if episode != self.episode:  # held up past the end of its episode: the world is new
+            return Response("This page's episode has ended.", status=503)
         response = Response.from_app(app, environ)
         for active in actives:
             active.kind.response(active, request, response)

@@ -15,7 +15,15 @@ from typing import Any
 from ..errors import WebEnvError
 from .base import Kind, Planned
 from .links import DeadButton, DeadLink, ServerError, Slow, Stall, WrongRedirect
-from .popups import Adversarial, ChatWidget, CookieBanner, Interstitial, Newsletter, SignInOverlay
+from .popups import (
+    Adversarial,
+    ChatWidget,
+    CookieBanner,
+    Interstitial,
+    LeaveConfirm,
+    Newsletter,
+    SignInOverlay,
+)
 from .walls import SessionExpiry, VerifyCode
 
 #: Every kind, by name.
@@ -27,6 +35,7 @@ KINDS: dict[str, Kind] = {
         Interstitial(),
         ChatWidget(),
         Adversarial(),
+        LeaveConfirm(),
         SignInOverlay(),
         SessionExpiry(),
         VerifyCode(),
@@ -56,6 +65,7 @@ PROFILES: dict[str, dict[str, float]] = {
         "popups.newsletter": 0.4,
         "popups.interstitial": 0.3,
         "popups.chat_widget": 0.4,
+        "popups.leave_confirm": 0.3,
         "walls.signin_overlay": 0.3,
         "walls.session_expiry": 0.4,
         "walls.verify_code": 0.4,

@@ -276,3 +276,50 @@ class SignInOverlay(Popup):
         )
         style = "top:50%;left:50%;transform:translate(-50%,-50%);width:380px;"
         return overlay(uid, self.cookie(active), style, body, backdrop=True)
+
+
+#: Asks before the first link followed away from the page, and leaves a cookie saying so.
+_LEAVE_JS = """<script>(() => {
+  let armed = true;
+  document.addEventListener("click", e => {
+    const link = e.target.closest("a[href]");
+    if (!armed || !link || link.target || link.origin !== location.origin) return;
+    if (link.getAttribute("href").startsWith("#")) return;
+    armed = false;
+    document.cookie = "%s=1; path=/";
+    if (!confirm("Leave this page? Changes you made may not be saved.")) e.preventDefault();
+  }, true);
+})();</script>"""
+
+
+class LeaveConfirm(Kind):
+    """A native "Leave this page?" confirm on the first link followed away from a page."""
+
+    name = "popups.leave_confirm"
+    MESSAGE = "Leave this page?"
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        return {"salt": f"{rng.getrandbits(24):06x}"}
+
+    def cookie(self, active: Active) -> str:
+        return f"lv_{active.p['salt']}"
+
+    def page(self, active: Active, page: Page) -> str | None:
+        if page.view < active.planned.at or active.happened("shown"):
+            return None
+        return inject(page.html, _LEAVE_JS % self.cookie(active))
+
+    def after_step(self, active: Active, probe: Probe) -> None:
+        if self.cookie(active) in probe.cookies:
+            active.emit("shown")
+
+    def request(self, active: Active, request: Request, view: int | None) -> Response | None:
+        if active.pending and view is not None:
+            active.emit("recovered", path=request.path)
+        return None
+
+    def recover(
+        self, active: Active, observation: Mapping[str, Any], last_action: str
+    ) -> str | None:
+        dialog = observation.get("dialog", "")
+        return "dialog_accept()" if active.pending and self.MESSAGE in dialog else None

@@ -13,7 +13,7 @@ from typing import Any
 import gymnasium as gym
 
 from ..errors import WebEnvError
-from ..tasks import Oracle, Task
+from ..tasks import Moves, Oracle, Task
 
 Policy = Callable[[Task, Mapping[str, Any]], Oracle]
 
@@ -25,7 +25,7 @@ def recovering(policy: Policy, env: gym.Env[Any, Any]) -> Policy:
     """``policy``, made to get past the perturbations of ``env``'s episodes."""
     perturber = env.unwrapped.perturber  # type: ignore[attr-defined]
 
-    def clear(observation: Mapping[str, Any], last_action: str) -> Oracle:
+    def clear(observation: Mapping[str, Any], last_action: str) -> Moves:
         for _ in range(MAX_RECOVERY):
             action = perturber.recovery(observation, last_action)
             if action is None:
@@ -43,7 +43,7 @@ def recovering(policy: Policy, env: gym.Env[Any, Any]) -> Policy:
             observation = yield from clear(observation, action)
             try:
                 action = inner.send(observation)
-            except StopIteration as stop:
-                return stop.value
+            except StopIteration:
+                return
 
     return wrapped

@@ -1,0 +1,99 @@
+"""A bound on browser calls that a page's own script could otherwise hold forever.
+
+Playwright bounds what it waits for (a load, a selector, a navigation) but not a script
+evaluation: a page whose script never yields (``for (;;) {}``) holds ``page.evaluate`` — and
+so the env — forever, since nothing reaches into a busy renderer. The watchdog keeps time in
+a page of its own browser context (so its own renderer process), whose ticks reach Python as
+console events even while another call blocks. When a guarded block overruns its bound, the
+watchdog calls the guard's ``on_overrun`` (the session closes its tabs, as a browser kills an
+unresponsive page), which fails the blocked call; then it calls it again every second until
+the block ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from playwright.sync_api import Browser, ConsoleMessage
+from playwright.sync_api import Error as PlaywrightError
+
+#: How often the clock ticks while armed, in milliseconds.
+TICK_MS = 100
+#: How long one arming keeps the clock ticking, in seconds: a guarded block re-arms it only
+#: when it would run out, so that most blocks cost no round trip, and an idle env stops ticks.
+ARM_SECONDS = 60.0
+#: Seconds between two overrun calls of a block that stays stuck.
+RETRY_SECONDS = 1.0
+
+_ARM_JS = """([tick, span]) => {
+  window.__until = Date.now() + span;
+  if (!window.__ticking) {
+    window.__ticking = setInterval(() => {
+      if (Date.now() <= window.__until) { console.debug("tick"); return; }
+      clearInterval(window.__ticking);
+      window.__ticking = 0;
+    }, tick);
+  }
+}"""
+
+
+@dataclass
+class _Guard:
+    deadline: float
+    on_overrun: Callable[[], None]
+
+
+class Watchdog:
+    """One per browser: a clock page, and the guarded blocks now running."""
+
+    def __init__(self, browser: Browser):
+        self._context = browser.new_context()
+        self._page = self._context.new_page()
+        self._page.on("console", self._tick)
+        self._armed_until = 0.0
+        self._guards: list[_Guard] = []
+
+    @contextlib.contextmanager
+    def guard(self, seconds: float, on_overrun: Callable[[], None]) -> Iterator[None]:
+        """Run the block; if it is still running after ``seconds``, call ``on_overrun``."""
+        guard = _Guard(time.monotonic() + seconds, on_overrun)
+        self._arm(seconds)
+        self._guards.append(guard)
+        try:
+            yield
+        finally:
+            self._guards.remove(guard)
+
+    def _arm(self, seconds: float) -> None:
+        now = time.monotonic()
+        if now + seconds + RETRY_SECONDS * 5 < self._armed_until:
+            return
+        span = max(ARM_SECONDS, seconds + RETRY_SECONDS * 10)
+        try:
+            self._page.evaluate(_ARM_JS, [TICK_MS, span * 1000])
+        except PlaywrightError:
+            return  # the browser is gone: the guarded calls fail on their own
+        self._armed_until = now + span
+
+    def _tick(self, _: ConsoleMessage) -> None:
+        now = time.monotonic()
+        for guard in list(self._guards):
+            if now >= guard.deadline:
+                guard.deadline = now + RETRY_SECONDS
+                with contextlib.suppress(PlaywrightError):
+                    guard.on_overrun()
+
+
+_watchdogs: weakref.WeakKeyDictionary[Browser, Watchdog] = weakref.WeakKeyDictionary()
+
+
+def watchdog_for(browser: Browser) -> Watchdog:
+    """The browser's watchdog, started on first use (it closes with the browser)."""
+    watchdog = _watchdogs.get(browser)
+    if watchdog is None:
+        watchdog = _watchdogs[browser] = Watchdog(browser)
+    return watchdog
