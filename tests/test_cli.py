@@ -73,6 +73,9 @@ def test_eval_loads_an_agent_from_a_module(tmp_path, browser, monkeypatch):
          "Cannot load agent"),
         (["eval", "--agent", "bogus", "--tasks", "shop.fill_cart", "--episodes", "1"],
          "Unknown agent"),
+        (["eval", "--perturb", "none,wild", "--tasks", "shop.fill_cart"],
+         "unknown profile(s) wild; choose from none, light, heavy, adversarial"),
+        (["eval", "--workers", "-1", "--tasks", "shop.fill_cart"], "--workers must be 0"),
     ],
 )  # fmt: skip
 def test_user_errors_are_one_line_without_a_traceback(tmp_path, args, message):

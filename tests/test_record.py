@@ -11,7 +11,13 @@ from PIL import Image
 
 from webenv.agents import OracleAgent
 from webenv.cli import main
-from webenv.record import SCHEMA_VERSION, RecordEpisode, read_episode
+from webenv.record import (
+    SCHEMA_VERSION,
+    RecordEpisode,
+    element_box,
+    read_episode,
+    read_observation,
+)
 
 
 @pytest.fixture
@@ -91,3 +97,49 @@ def test_eval_writes_junit_with_the_check_breakdown_of_failures(tmp_path, browse
     assert "cart holds exactly the items" in failure.get("message")
     assert "goal: " in failure.text
     assert read_episode(tmp_path / "episodes" / "shop.fill_cart-0")["steps"] == 2
+
+
+def test_steps_keep_the_observation_text_and_the_boxes_of_their_targets(tmp_path, browser):
+    env = RecordEpisode(
+        gym.make("webenv/shop.buy_product-v0", observe=("axtree", "elements")),
+        tmp_path,
+        screenshots=True,
+    )
+    try:
+        observation, _ = env.reset(seed=0)
+        links = [e for e in json.loads(observation["elements"]) if e["role"] == "link"]
+        target = next(e for e in links if e["visible"] and e["box"][2] > 0)
+        # The page's own box of the element agrees with the observed one.
+        page_box = element_box(env.unwrapped._session.page, target["id"])
+        assert page_box == pytest.approx(target["box"], abs=0.1)
+        assert element_box(env.unwrapped._session.page, "999999") is None
+        after, *_ = env.step(f'click("{target["id"]}")\nhover("999999")')
+    finally:
+        env.close()
+    path = tmp_path / "shop.buy_product-0"
+    episode = read_episode(path)
+    assert episode["sites"] == ["shop"]
+    assert read_observation(path, episode["start_obs"]) == {"axtree": observation["axtree"]}
+    assert episode["start_screenshot"] == "screenshots/0000.png"
+    (line,) = episode["step_records"]
+    assert read_observation(path, line["obs"])["axtree"] == after["axtree"]
+    assert line["targets"] == [
+        {"call": 0, "action": "click", "id": target["id"],
+         "box": pytest.approx(target["box"], abs=0.1)},
+        {"call": 1, "action": "hover", "id": "999999", "box": None},
+    ]  # fmt: skip
+    assert read_observation(path, None) == {}
+    assert read_observation(path, "obs/9999.json.gz") == {}
+
+
+def test_without_screenshots_no_targets_are_looked_up(tmp_path, browser):
+    env = RecordEpisode(gym.make("webenv/shop.buy_product-v0", observe=("dom",)), tmp_path)
+    try:
+        env.reset(seed=0)
+        env.step('click("5")')
+    finally:
+        env.close()
+    episode = read_episode(tmp_path / "shop.buy_product-0")
+    (line,) = episode["step_records"]
+    assert line["targets"] == [] and line["screenshot"] is None
+    assert set(read_observation(tmp_path / "shop.buy_product-0", line["obs"])) == {"dom"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import threading
@@ -14,7 +15,7 @@ import gymnasium as gym
 
 from .agents import OracleAgent
 from .errors import WebEnvError
-from .runner import RECORD_MODES, EpisodeResult, evaluate
+from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
 from .server import SiteServer
 from .tasks import env_id, get_template, matching, templates
 from .world import World
@@ -55,27 +56,35 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
-    chosen = matching(args.tasks)
-    if not chosen:
-        raise WebEnvError(f"No task matches {args.tasks}; `webenv list` shows them.")
-    seeds = (
-        args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.episodes))
-    )
-    total = len(chosen) * len(seeds)
-    done = [0, 0]
-
-    def progress(result: EpisodeResult) -> None:
-        done[0] += 1
-        done[1] += result.success
-        mark = "ok " if result.success else ("ERR" if result.error else "--")
-        print(
-            f"[{done[0]:>{len(str(total))}}/{total}] {mark} {result.task} seed={result.seed} "
-            f"steps={result.steps} {result.duration:.1f}s",
-            file=sys.stderr,
+def parse_profiles(text: str) -> list[str]:
+    """``"none"`` or ``"none,heavy"`` → perturbation profiles, each checked."""
+    profiles = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [p for p in profiles if p not in PROFILES]
+    if unknown or not profiles:
+        raise argparse.ArgumentTypeError(
+            f"unknown profile(s) {', '.join(unknown) or repr(text)}; choose from "
+            f"{', '.join(PROFILES)} (several with commas, e.g. none,heavy)"
         )
+    return list(dict.fromkeys(profiles))
 
-    summary = evaluate(
+
+def agent_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``openai`` agent's options from the command line."""
+    given = {"model": args.model, "base_url": args.base_url, "api_key": args.api_key}
+    given = {key: value for key, value in given.items() if value is not None}
+    if args.agent == "openai":
+        return given
+    if given:
+        flags = ", ".join("--" + key.replace("_", "-") for key in given)
+        raise WebEnvError(f"{flags} only go with --agent openai.")
+    return {}
+
+
+def run_evaluation(chosen: list[Any], seeds: list[int], args: argparse.Namespace) -> dict[str, Any]:
+    """The run ``webenv eval`` asks for, through :func:`webenv.runner.evaluate`."""
+    from .progress import progress_for  # imported here: no other command needs rich
+
+    return evaluate(
         chosen,
         args.agent,
         seeds,
@@ -83,10 +92,34 @@ def cmd_eval(args: argparse.Namespace) -> int:
         max_steps=args.max_steps,
         observe=args.observe.split(","),
         record=args.record,
-        on_result=progress,
+        perturb=args.perturb,
+        workers=args.workers,
+        backend_name=args.backend,
+        episode_timeout=args.episode_timeout,
+        resume=args.resume,
+        agent_options=agent_options(args),
+        progress=progress_for(sys.stderr),
     )
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    chosen = matching(args.tasks)
+    if not chosen:
+        raise WebEnvError(f"No task matches {args.tasks}; `webenv list` shows them.")
+    seeds = (
+        args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.episodes))
+    )
+    options: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+    if args.backend == "ray" and args.address:
+        from .ray import ray_options  # imported here: Ray is an optional extra
+
+        options = ray_options(address=args.address)
+    elif args.address:
+        raise WebEnvError("--address names a Ray cluster; use it with --backend ray.")
+    with options:
+        summary = run_evaluation(chosen, seeds, args)
     print_summary(summary)
-    print(f"\nWrote summary.json, results.jsonl and junit.xml to {args.out}")
+    print(f"\nWrote summary.json, results.jsonl, junit.xml and report.html to {args.out}")
     if args.min_success is not None and summary["success_rate"] < args.min_success:
         print(
             f"Success rate {summary['success_rate']:.1%} is below --min-success "
@@ -150,6 +183,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    """Serve the replay viewer of a run folder, or export it as a static site."""
+    from .viewer import export_site, serve  # imported here: no other command needs it
+
+    if args.export:
+        index = export_site(args.dir, args.export)
+        print(f"Wrote the viewer of {args.dir} to {index.parent}; open {index.resolve().as_uri()}")
+        return 0
+    serve(args.dir, host=args.host, port=args.port)
+    return 0
+
+
 def print_summary(summary: dict[str, Any]) -> None:
     rows = sorted(summary["by_task"].items())
     width = max([len(task) for task, _ in rows] + [4])
@@ -161,6 +206,16 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"{'all':<{width}}  {summary['episodes']:>8}  {summary['success_rate']:>7.0%}"
         f"  (95% CI {low:.0%}–{high:.0%}; agent {summary['agent']})"
     )
+    for profile, entry in summary.get("by_perturbation", {}).items():
+        paired = entry.get("paired")
+        if paired and paired["episodes"]:
+            print(
+                f"perturb {profile}: {paired['perturbed_success_rate']:.0%} vs "
+                f"{paired['clean_success_rate']:.0%} clean on the same "
+                f"{paired['episodes']} tasks and seeds"
+            )
+    if summary.get("errors"):
+        print(f"{summary['errors']} episodes ended in an error (see results.jsonl).")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -172,18 +227,54 @@ def build_parser() -> argparse.ArgumentParser:
     listing.set_defaults(run=cmd_list)
 
     ev = commands.add_parser("eval", help="run an agent over tasks and seeds")
-    ev.add_argument("--agent", default="oracle", help="oracle, noop, random or module:attr")
+    ev.add_argument(
+        "--agent", default="oracle", help="oracle, noop, random, openai, or module:attr"
+    )
+    ev.add_argument("--model", help="--agent openai: the model's name")
+    ev.add_argument(
+        "--base-url", help="--agent openai: an OpenAI-compatible endpoint, e.g. http://host/v1"
+    )
+    ev.add_argument(
+        "--api-key",
+        help="--agent openai: the API key (default: $OPENAI_API_KEY; none is fine "
+        "for local servers)",
+    )
     ev.add_argument("--tasks", nargs="+", default=["*"], help="glob(s) of template names")
     ev.add_argument("--episodes", type=int, default=5, help="episodes per task")
     ev.add_argument("--seed", type=int, default=0, help="first seed")
     ev.add_argument("--seeds", type=parse_seeds, help="explicit seeds, e.g. 0-99")
+    ev.add_argument(
+        "--perturb",
+        type=parse_profiles,
+        default=["none"],
+        metavar="PROFILE",
+        help=f"perturbation profile(s), comma-separated: {', '.join(PROFILES)}",
+    )
     ev.add_argument("--max-steps", type=int, help="step limit per episode")
     ev.add_argument("--observe", default="axtree", help="observation keys, comma-separated")
+    ev.add_argument(
+        "--workers", type=int, default=1, help="worker processes (0: run in this process)"
+    )
+    ev.add_argument("--backend", default="local", choices=BACKENDS, help="where episodes run")
+    ev.add_argument("--address", help="the Ray cluster to use with --backend ray, e.g. auto")
+    ev.add_argument(
+        "--episode-timeout",
+        type=float,
+        default=DEFAULT_EPISODE_TIMEOUT,
+        metavar="SECONDS",
+        help="stop an episode running longer, as an error",
+    )
     ev.add_argument("--min-success", type=float, help="exit 1 below this success rate")
     ev.add_argument(
-        "--record", default="none", choices=RECORD_MODES, help="episode records to keep"
+        "--record",
+        default="none",
+        choices=RECORD_MODES,
+        help="episode records to keep: steps, with screenshots, or with a Playwright trace",
     )
     ev.add_argument("--out", default="runs/latest", help="output folder")
+    ev.add_argument(
+        "--resume", action="store_true", help="keep --out's results; run only what is missing"
+    )
     ev.set_defaults(run=cmd_eval)
     serve = commands.add_parser("serve", help="serve a world's sites for a person to browse")
     serve.add_argument("--seed", type=int, default=0, help="world seed")
@@ -195,6 +286,13 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("task", help="template name or id, e.g. shop.buy_product")
     show.add_argument("--seed", type=int, default=0)
     show.set_defaults(run=cmd_show)
+
+    view = commands.add_parser("view", help="replay a run's episodes in a browser")
+    view.add_argument("dir", help="the --out folder of `webenv eval` (with --record)")
+    view.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    view.add_argument("--port", type=int, default=8765, help="port to listen on (0: any)")
+    view.add_argument("--export", metavar="OUT", help="write a static site to OUT instead")
+    view.set_defaults(run=cmd_view)
     return parser
 
 

@@ -1,120 +1,121 @@
-"""Running an agent over tasks and seeds, and summarising the results.
+"""Running an agent over tasks, seeds and perturbation profiles, and writing the results.
 
-The CLI's ``webenv eval`` is a thin shell over :func:`evaluate`.
+The CLI's ``webenv eval`` is a thin shell over :func:`evaluate`. It writes, in ``out_dir``:
+``results.jsonl`` (one :class:`EpisodeResult` a line, appended as episodes finish),
+``summary.json`` (:func:`webenv.summary.summarise`, plus the agent and the versions of
+webenv, Playwright and Chromium), ``junit.xml``, ``report.html``
+(:func:`webenv.viewer.report.write_report`) and, when recording, ``episodes/`` with one
+episode record per episode (``<task>-<seed>``, ``<task>-<seed>-<profile>`` when perturbed;
+each result names its folder in ``record``).
+
+Backends run the episodes. ``local`` runs them in worker processes (:mod:`webenv.workers`),
+or in this process with ``workers=0``. ``ray`` is ``webenv.ray.run_episodes``, which takes
+the same arguments as :func:`webenv.workers.run_episodes`::
+
+    run_episodes(config, episodes, report, *, workers, episode_timeout) -> dict[str, str]
+
+calling ``report(result)`` in this process for every episode and returning what it learnt
+about the run's environment (``{"chromium": version}``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
-import math
 import time
-import traceback
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
-from xml.etree import ElementTree
+from typing import TYPE_CHECKING, Any
 
-import gymnasium as gym
-
-from .agents import load_agent
+from .agents import check_agent
 from .errors import WebEnvError
-from .record import RecordEpisode, versions
-from .tasks import TaskTemplate, env_id
+from .junit import write_junit
+from .record import versions
+from .rollout import (
+    PROFILES,
+    RECORD_MODES,
+    Episode,
+    EpisodeResult,
+    EvalConfig,
+    run_episode,
+)
+from .summary import summarise, wilson_interval
+from .tasks import TaskTemplate, get_template
+from .viewer.report import write_report
+from .workers import DEFAULT_EPISODE_TIMEOUT, run_episodes
 
-RECORD_MODES = ("none", "steps", "screenshots")
+if TYPE_CHECKING:  # the progress bar's rich is imported only by those who show one
+    from .progress import EvalProgress
 
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_EPISODE_TIMEOUT",
+    "PROFILES",
+    "RECORD_MODES",
+    "Episode",
+    "EpisodeResult",
+    "EvalConfig",
+    "evaluate",
+    "plan",
+    "read_results",
+    "run_episode",
+    "summarise",
+    "wilson_interval",
+    "write_junit",
+]
 
-@dataclass
-class EpisodeResult:
-    task: str
-    seed: int
-    success: bool
-    reward: float
-    steps: int
-    duration: float
-    goal: str = ""
-    terminated: bool = False
-    truncated: bool = False
-    error: str | None = None
-    check: dict[str, Any] = field(default_factory=dict)
+BACKENDS = ("local", "ray")
 
-
-def run_episode(env: gym.Env[Any, Any], agent_spec: str, seed: int) -> EpisodeResult:
-    """One episode of the agent named by ``agent_spec``; never raises for the agent's faults.
-
-    ``env`` must end episodes by itself (``gym.make`` wraps it in a ``TimeLimit``).
-    """
-    started = time.perf_counter()
-    task_name = env.unwrapped.template.name  # type: ignore[attr-defined]
-    steps, reward, info, terminated, truncated = 0, 0.0, {}, False, False
-    goal = ""
-    try:
-        agent = load_agent(agent_spec, env, seed)
-        observation, info = env.reset(seed=seed)
-        goal = observation["goal"]
-        if hasattr(agent, "reset"):
-            agent.reset(observation, info)
-        while not (terminated or truncated):
-            action = agent.act(observation)
-            observation, reward, terminated, truncated, info = env.step(action)
-            steps += 1
-    except WebEnvError:
-        raise
-    except Exception as error:  # the agent's or the page's fault: recorded, run goes on
-        return EpisodeResult(
-            task_name,
-            seed,
-            False,
-            0.0,
-            steps,
-            time.perf_counter() - started,
-            goal,
-            error="".join(traceback.format_exception_only(error)).strip()[:2000],
-        )
-    return EpisodeResult(
-        task=task_name,
-        seed=seed,
-        success=bool(info.get("success", False)),
-        reward=float(reward),
-        steps=steps,
-        duration=time.perf_counter() - started,
-        goal=goal,
-        terminated=terminated,
-        truncated=truncated,
-        error=info.get("error"),
-        check=info.get("check", {}),
-    )
+Backend = Callable[..., dict[str, str]]
 
 
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% confidence interval of a success rate (Wilson score)."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+def plan(
+    templates: Iterable[TaskTemplate], seeds: Sequence[int], profiles: Sequence[str] = ("none",)
+) -> list[Episode]:
+    """Every (task, seed, profile), grouped by task and profile so that envs are reused."""
+    return [
+        Episode(template.name, seed, profile)
+        for template in templates
+        for profile in profiles
+        for seed in seeds
+    ]
 
 
-def summarise(results: Sequence[EpisodeResult]) -> dict[str, Any]:
-    successes = sum(r.success for r in results)
-    by_task: dict[str, dict[str, Any]] = {}
-    for result in results:
-        entry = by_task.setdefault(result.task, {"episodes": 0, "successes": 0})
-        entry["episodes"] += 1
-        entry["successes"] += result.success
-    for entry in by_task.values():
-        entry["success_rate"] = entry["successes"] / entry["episodes"]
-    return {
-        "episodes": len(results),
-        "successes": successes,
-        "success_rate": successes / len(results) if results else 0.0,
-        "success_rate_95ci": wilson_interval(successes, len(results)),
-        "errors": sum(r.error is not None for r in results),
-        "mean_steps": sum(r.steps for r in results) / len(results) if results else 0.0,
-        "by_task": by_task,
-    }
+def read_results(path: Path) -> list[EpisodeResult]:
+    """The results of a ``results.jsonl``; a line cut short by a crash is skipped."""
+    if not path.exists():
+        return []
+    results = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            result = EpisodeResult.from_dict(json.loads(line))
+        except (json.JSONDecodeError, TypeError):
+            continue
+        if not result.sites:  # written before results named their sites
+            with contextlib.suppress(WebEnvError):
+                result.sites = list(get_template(result.task).sites)
+        results.append(result)
+    return results
+
+
+def backend(name: str) -> Backend:
+    """The function that runs episodes for the backend called ``name``."""
+    if name == "local":
+        return run_episodes
+    if name == "ray":
+        try:
+            module = importlib.import_module("webenv.ray")
+        except ImportError as error:
+            raise WebEnvError(
+                f"The ray backend is not available ({error}). Install it with "
+                "pip install 'webenv[ray]', or use --backend local."
+            ) from None
+        if not hasattr(module, "run_episodes"):
+            raise WebEnvError("webenv.ray has no run_episodes(); use --backend local.")
+        return module.run_episodes  # type: ignore[no-any-return]
+    raise WebEnvError(f"--backend must be one of {', '.join(BACKENDS)}, not {name!r}.")
 
 
 def evaluate(
@@ -126,68 +127,96 @@ def evaluate(
     max_steps: int | None = None,
     observe: Sequence[str] = ("axtree",),
     record: str = "none",
+    perturb: str | Sequence[str] = ("none",),
+    workers: int = 1,
+    backend_name: str = "local",
+    episode_timeout: float | None = None,
+    resume: bool = False,
+    agent_options: Mapping[str, Any] | None = None,
+    progress: EvalProgress | None = None,
     on_result: Callable[[EpisodeResult], None] | None = None,
 ) -> dict[str, Any]:
-    """Run ``agent`` on every template for every seed; write results and return the summary.
+    """Run ``agent`` on every template, seed and perturbation profile; write the results
+    (see the module docstring) and return the summary.
 
-    ``record``: ``none``, ``steps`` (an episode record per episode under ``out_dir/episodes``)
-    or ``screenshots`` (the same, with a screenshot per step).
+    ``workers``: worker processes (0: run in this process, without protection against a
+    crashed or hung episode); ``episode_timeout``: seconds before a running episode is
+    stopped and recorded as an error. ``resume``: keep ``out_dir/results.jsonl`` and run only
+    the episodes it does not hold; the summary covers them all. Worker processes are
+    spawned, so a script that calls this with ``workers >= 1`` needs the usual
+    ``if __name__ == "__main__":`` guard.
     """
     if record not in RECORD_MODES:
         raise WebEnvError(f"--record must be one of {', '.join(RECORD_MODES)}, not {record!r}.")
+    if workers < 0:
+        raise WebEnvError(f"--workers must be 0 (this process) or more, not {workers}.")
+    run = backend(backend_name)
+    profiles = perturb.split(",") if isinstance(perturb, str) else list(perturb)
+    options = dict(agent_options or {})
+    check_agent(agent, options)
+    started = time.perf_counter()
     out_dir.mkdir(parents=True, exist_ok=True)
+    results_path = out_dir / "results.jsonl"
+    previous = read_results(results_path) if resume else []
+    finished = {result.key for result in previous}
+    episodes = [e for e in plan(templates, seeds, profiles) if e.key not in finished]
+    config = EvalConfig(
+        agent=agent,
+        agent_options=options,
+        observe=tuple(observe),
+        max_steps=max_steps,
+        record=record,
+        out_dir=out_dir,
+    )
     results: list[EpisodeResult] = []
-    with (out_dir / "results.jsonl").open("w", encoding="utf-8") as lines:
-        for template in templates:
-            limit = {"max_episode_steps": max_steps} if max_steps else {}
-            env: gym.Env[Any, Any] = gym.make(env_id(template), observe=tuple(observe), **limit)
-            if record != "none":
-                env = RecordEpisode(env, out_dir / "episodes", screenshots=record == "screenshots")
-            try:
-                for seed in seeds:
-                    result = run_episode(env, agent, seed)
-                    results.append(result)
-                    lines.write(json.dumps(asdict(result)) + "\n")
-                    lines.flush()
-                    if on_result:
-                        on_result(result)
-            finally:
-                env.close()
-    summary = summarise(results)
+    info: dict[str, str] = {}
+    written = results_path.read_bytes() if resume and results_path.exists() else b""
+    if written and not written.endswith(b"\n"):
+        with results_path.open("a", encoding="utf-8") as lines:
+            lines.write("\n")  # end a line cut short by a crash; reading skips it
+    with results_path.open("a" if resume else "w", encoding="utf-8") as lines:
+
+        def report(result: EpisodeResult) -> None:
+            results.append(result)
+            lines.write(json.dumps(asdict(result), ensure_ascii=False, default=str) + "\n")
+            lines.flush()
+            if progress:
+                progress.advance(result)
+            if on_result:
+                on_result(result)
+
+        if progress:
+            progress.start(len(episodes), len(previous))
+        try:
+            if episodes:
+                info = run(
+                    config,
+                    episodes,
+                    report,
+                    workers=workers,
+                    episode_timeout=episode_timeout or DEFAULT_EPISODE_TIMEOUT,
+                )
+        finally:
+            if progress:
+                progress.stop()
+    everything = previous + results
+    summary = summarise(everything, wall_seconds=time.perf_counter() - started)
     summary["agent"] = agent
-    summary["versions"] = versions()
-    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    write_junit(results, out_dir / "junit.xml")
+    public = {k: v for k, v in options.items() if "key" not in k.lower()}
+    if public:
+        summary["agent_options"] = public
+    summary["resumed"] = len(previous)
+    summary["versions"] = {**versions(), "chromium": info.get("chromium", _known_chromium(out_dir))}
+    (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    write_junit(everything, out_dir / "junit.xml")
+    write_report(out_dir, summary, everything)
     return summary
 
 
-def write_junit(results: Sequence[EpisodeResult], path: Path) -> None:
-    """JUnit XML, one testcase per episode, so that CI systems show evaluations as tests."""
-    suite = ElementTree.Element(
-        "testsuite",
-        name="webenv",
-        tests=str(len(results)),
-        failures=str(sum(not r.success and r.error is None for r in results)),
-        errors=str(sum(r.error is not None for r in results)),
-        time=f"{sum(r.duration for r in results):.3f}",
-    )
-    for result in results:
-        case = ElementTree.SubElement(
-            suite,
-            "testcase",
-            classname=result.task,
-            name=f"seed {result.seed}",
-            time=f"{result.duration:.3f}",
-        )
-        if result.error is not None:
-            ElementTree.SubElement(case, "error", message=result.error[:200]).text = result.error
-        elif not result.success:
-            conditions = result.check.get("conditions", [])
-            failed = [c for c in conditions if not c["passed"]] or conditions
-            message = "; ".join(f"{c['name']}: {c['message']}" for c in failed) or "not done"
-            detail = f"goal: {result.goal}\nsteps: {result.steps}\n" + "\n".join(
-                f"[{'pass' if c['passed'] else 'FAIL'}] {c['name']}: {c['message']}"
-                for c in conditions
-            )
-            ElementTree.SubElement(case, "failure", message=message[:500]).text = detail
-    ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+def _known_chromium(out_dir: Path) -> str:
+    """The Chromium version of an earlier summary in ``out_dir`` (when nothing ran now)."""
+    try:
+        summary = json.loads((out_dir / "summary.json").read_text(encoding="utf-8"))
+        return str(summary["versions"]["chromium"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
