@@ -11,7 +11,7 @@ demo: setup
 
 ## Run the whole test suite (real Chromium, real Flask, real SQLite).
 test: setup
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --durations=25
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
