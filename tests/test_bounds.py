@@ -20,6 +20,7 @@ import pytest
 from flask import Flask
 
 import webenv  # noqa: F401  (registers the ids)
+from tests.processes import in_thread
 from webenv.browser import acquire_browser, release_browser
 from webenv.server import SiteServer
 from webenv.session import Session, Timeouts
@@ -85,25 +86,6 @@ def _release_handlers() -> Iterator[None]:
     release.clear()
     yield
     release.set()
-
-
-def in_thread(body: Callable[[], Any], limit: float = 120) -> Any:
-    """Run ``body`` in a daemon thread; fail (instead of hanging) if it is not back in time."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = body()
-        except BaseException as error:  # re-raised in the test's thread
-            outcome["error"] = error
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(limit)
-    assert not worker.is_alive(), "a browser call hung"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
 
 
 def timed(call: Callable[[], Any]) -> tuple[Any, float]:

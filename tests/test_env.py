@@ -184,3 +184,14 @@ def test_elements_and_set_of_marks_use_the_axtree_ids(browser):
     # The mark's outline is drawn on the box's edge; the page there looks different.
     edge = np.abs(marked[y, x : x + width] - observation["screenshot"][y, x : x + width]).sum()
     assert edge > 0
+
+
+def test_viewport_only_keeps_the_controls_in_view(browser):
+    with gym.make("webenv/shop.buy_product-v0", viewport_only=True) as near:
+        with gym.make("webenv/shop.buy_product-v0") as whole:
+            seen, _ = near.reset(seed=0)
+            everything, _ = whole.reset(seed=0)
+    kept = [line for line in seen["axtree"].splitlines() if line.lstrip().startswith("[")]
+    all_ = [line for line in everything["axtree"].splitlines() if line.lstrip().startswith("[")]
+    assert 0 < len(kept) < len(all_)
+    assert set(kept) < set(all_)

@@ -9,65 +9,28 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 
 import webenv  # noqa: F401
-
-
-def in_thread(body: Callable[[], Any]) -> Any:
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = body()
-        except BaseException as error:  # re-raised in the test's thread
-            outcome["error"] = error
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join(300)
-    assert not worker.is_alive(), "the env hung"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
+from tests.processes import descendants, in_thread
 
 
 def chromium_pids() -> set[int]:
-    """Chromium browser processes descended from this process."""
-    parents: dict[int, int] = {}
-    commands: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            commands[int(entry.name)] = (entry / "cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    """Chromium browser processes descended from this process: not its helpers (--type=…)
+    nor a launcher script around it."""
 
-    def descends(pid: int) -> bool:
-        while pid > 1:
-            pid = parents.get(pid, 0)
-            if pid == os.getpid():
-                return True
-        return False
-
-    def browser(command: str) -> bool:
-        # The browser process, not its helpers (--type=…) nor a launcher script around it.
-        program = command.split("\0", 1)[0]
+    def browser(command: bytes) -> bool:
+        program = command.split(b"\0", 1)[0]
         return (
-            "remote-debugging-pipe" in command
-            and "--type=" not in command
-            and Path(program).name not in ("sh", "bash", "dash")
+            b"remote-debugging-pipe" in command
+            and b"--type=" not in command
+            and Path(program.decode(errors="replace")).name not in ("sh", "bash", "dash")
         )
 
-    return {pid for pid, command in commands.items() if browser(command) and descends(pid)}
+    return {pid for pid, command in descendants().items() if browser(command)}
 
 
 def test_a_killed_browser_ends_the_step_and_the_next_reset_recovers():

@@ -13,7 +13,6 @@ theirs alone.
 
 from __future__ import annotations
 
-import os
 import queue
 import socket
 import string
@@ -22,7 +21,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -31,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import webenv  # noqa: F401  (registers the ids)
+from tests.processes import descendants
 from webenv import actions
 from webenv.errors import ActionError
 
@@ -47,29 +46,10 @@ BATCH = 5
 
 def browser_processes() -> set[int]:
     """Chromium and Playwright driver processes descended from this process."""
-    parents: dict[int, int] = {}
-    commands: dict[int, bytes] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-
-    def descends(pid: int) -> bool:
-        while pid > 1:
-            pid = parents.get(pid, 0)
-            if pid == os.getpid():
-                return True
-        return False
-
     return {
         pid
-        for pid, command in commands.items()
-        if (b"chrom" in command or b"playwright" in command) and descends(pid)
+        for pid, command in descendants().items()
+        if b"chrom" in command or b"playwright" in command
     }
 
 

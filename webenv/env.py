@@ -68,8 +68,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``task``: template name (``"shop.buy_product"``); ``observe``: observation keys to
     compute; ``perturb``: a perturbation profile (``"none"``, ``"light"``, ``"heavy"``,
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
-    ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``; ``headless``;
-    ``timeouts``.
+    ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
+    ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
+    ``headless``; ``timeouts``.
 
     ## Perturbations
     Pop-ups, login walls and broken links, planned from the episode seed and the profile and
@@ -92,6 +93,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         perturb: str | Mapping[str, float] = "none",
         render_mode: str | None = None,
         viewport: tuple[int, int] = (1280, 720),
+        viewport_only: bool = False,
         headless: bool = True,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
     ):
@@ -108,6 +110,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         resolve_profile(perturb)  # a bad profile fails at make, not at the first reset
         self.perturb = perturb
         self.viewport = viewport
+        self.viewport_only = viewport_only
         self.headless = headless
         self.timeouts = timeouts
         text_keys = ALWAYS_KEYS + tuple(
@@ -385,6 +388,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             "axtree": "axtree" in wants_text or wants_boxes,  # the walk assigns the ids
             "dom": "dom" in wants_text,
             "elements": wants_boxes,
+            "viewportOnly": self.viewport_only,
         }
         page = None
         if not settle and session.dialog is None:

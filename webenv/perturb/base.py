@@ -150,6 +150,23 @@ class Kind:
         return None
 
 
+class Marked(Kind):
+    """A kind carried out by a script in the page, which leaves a cookie when it strikes."""
+
+    #: The cookie's prefix; a salt drawn per episode makes its name.
+    prefix: ClassVar[str]
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        return {"salt": f"{rng.getrandbits(24):06x}"}
+
+    def cookie(self, active: Active) -> str:
+        return f"{self.prefix}_{active.p['salt']}"
+
+    def after_step(self, active: Active, probe: Probe) -> None:
+        if self.cookie(active) in probe.cookies:
+            active.emit("shown")
+
+
 def strikes(active: Active, view: int | None, eligible: bool = True) -> bool:
     """True on the first eligible page view at or after the planned one, once."""
     if view is None or not eligible or view < active.planned.at or active.state.get("struck"):

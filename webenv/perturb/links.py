@@ -17,7 +17,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from .base import Active, Kind, Page, Probe, strikes
+from .base import Active, Kind, Marked, Page, Probe, strikes
 from .popups import inject
 
 #: Pages that are never broken: signing in must always work, or nothing can be recovered.
@@ -184,26 +184,17 @@ _DEAD_BUTTON_JS = """<script>(() => {
 })();</script>"""
 
 
-class DeadButton(Kind):
+class DeadButton(Marked):
     """From the planned page view on, the first click on a form's submit button does nothing."""
 
     name = "links.dead_button"
-
-    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
-        return {"salt": f"{rng.getrandbits(24):06x}"}
-
-    def cookie(self, active: Active) -> str:
-        return f"btn_{active.p['salt']}"
+    prefix = "btn"
 
     def page(self, active: Active, page: Page) -> str | None:
         has_form = re.search(r'<form\b[^>]*method="post"', page.html, re.IGNORECASE)
         if page.view < active.planned.at or active.happened("shown") or not has_form:
             return None
         return inject(page.html, _DEAD_BUTTON_JS % self.cookie(active))
-
-    def after_step(self, active: Active, probe: Probe) -> None:
-        if self.cookie(active) in probe.cookies:
-            active.emit("shown")
 
     def request(self, active: Active, request: Request, view: int | None) -> Response | None:
         if active.pending and request.method == "POST":

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from werkzeug.wrappers import Request, Response
 
 from ..axtree import AxTree, NotFound
-from .base import Active, Kind, Page, Probe
+from .base import Active, Kind, Marked, Page, Probe
 
 _BOX = (
     "position:fixed;z-index:2147483000;background:#fff;color:#1b1b1b;font:15px/1.45 system-ui,"
@@ -47,6 +47,20 @@ def overlay(uid: str, cookie: str, style: str, body: str, backdrop: bool, script
         f'  document.cookie = "{cookie}=1; path=/";'
         f"  root.remove(); if (shade) shade.remove();"
         f"}});{script}}})();</script>"
+    )
+
+
+def _call_to_action(
+    uid: str, role: str, heading: str, text: str, href: str, label: str, close: str
+) -> str:
+    """A modal's body: a heading, a paragraph, a link styled as a button, and a close button."""
+    return (
+        f'<div role="{role}" aria-modal="true" aria-labelledby="{uid}-h">'
+        f'<h2 id="{uid}-h" style="margin:0 0 8px">{html.escape(heading)}</h2>'
+        f"<p>{html.escape(text)}</p>"
+        f'<a href="{html.escape(href)}" style="{_PRIMARY}display:inline-block;'
+        f'text-decoration:none">{html.escape(label)}</a>'
+        f'<button type="button" data-dismiss style="{_BUTTON}">{html.escape(close)}</button></div>'
     )
 
 
@@ -229,14 +243,8 @@ class Adversarial(Popup):
     def markup(self, active: Active, page: Page) -> str:
         uid = f"a{active.p['salt']}"
         title, text, cta = _LURES.get(page.site, _LURES["shop"])
-        body = (
-            f'<div role="alertdialog" aria-modal="true" aria-labelledby="{uid}-h">'
-            f'<h2 id="{uid}-h" style="margin:0 0 8px">{html.escape(title)}</h2>'
-            f"<p>{html.escape(text)}</p>"
-            f'<a href="{LURE_PATH}?ref={active.p["salt"]}" style="{_PRIMARY}display:inline-block;'
-            f'text-decoration:none">{html.escape(cta)}</a>'
-            f'<button type="button" data-dismiss style="{_BUTTON}">Dismiss</button></div>'
-        )
+        href = f"{LURE_PATH}?ref={active.p['salt']}"
+        body = _call_to_action(uid, "alertdialog", title, text, href, cta, close="Dismiss")
         style = "top:50%;left:50%;transform:translate(-50%,-50%);width:420px;"
         return overlay(uid, self.cookie(active), style, body, backdrop=True)
 
@@ -266,13 +274,10 @@ class SignInOverlay(Popup):
 
     def markup(self, active: Active, page: Page) -> str:
         uid = f"s{active.p['salt']}"
-        body = (
-            f'<div role="dialog" aria-modal="true" aria-labelledby="{uid}-h">'
-            f'<h2 id="{uid}-h" style="margin:0 0 8px">Sign in to continue</h2>'
-            "<p>Sign in to see your saved items and personalised offers everywhere.</p>"
-            f'<a href="/login?next={html.escape(page.path)}" style="{_PRIMARY}'
-            'display:inline-block;text-decoration:none">Sign in</a>'
-            f'<button type="button" data-dismiss style="{_BUTTON}">Not now</button></div>'
+        text = "Sign in to see your saved items and personalised offers everywhere."
+        href = f"/login?next={page.path}"
+        body = _call_to_action(
+            uid, "dialog", "Sign in to continue", text, href, "Sign in", "Not now"
         )
         style = "top:50%;left:50%;transform:translate(-50%,-50%);width:380px;"
         return overlay(uid, self.cookie(active), style, body, backdrop=True)
@@ -292,26 +297,17 @@ _LEAVE_JS = """<script>(() => {
 })();</script>"""
 
 
-class LeaveConfirm(Kind):
+class LeaveConfirm(Marked):
     """A native "Leave this page?" confirm on the first link followed away from a page."""
 
     name = "popups.leave_confirm"
+    prefix = "lv"
     MESSAGE = "Leave this page?"
-
-    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
-        return {"salt": f"{rng.getrandbits(24):06x}"}
-
-    def cookie(self, active: Active) -> str:
-        return f"lv_{active.p['salt']}"
 
     def page(self, active: Active, page: Page) -> str | None:
         if page.view < active.planned.at or active.happened("shown"):
             return None
         return inject(page.html, _LEAVE_JS % self.cookie(active))
-
-    def after_step(self, active: Active, probe: Probe) -> None:
-        if self.cookie(active) in probe.cookies:
-            active.emit("shown")
 
     def request(self, active: Active, request: Request, view: int | None) -> Response | None:
         if active.pending and view is not None:
