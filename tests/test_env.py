@@ -187,10 +187,12 @@ def test_elements_and_set_of_marks_use_the_axtree_ids(browser):
 
 
 def test_viewport_only_keeps_the_controls_in_view(browser):
-    with gym.make("webenv/shop.buy_product-v0", viewport_only=True) as near:
-        with gym.make("webenv/shop.buy_product-v0") as whole:
-            seen, _ = near.reset(seed=0)
-            everything, _ = whole.reset(seed=0)
+    with (
+        gym.make("webenv/shop.buy_product-v0", viewport_only=True) as near,
+        gym.make("webenv/shop.buy_product-v0") as whole,
+    ):
+        seen, _ = near.reset(seed=0)
+        everything, _ = whole.reset(seed=0)
     kept = [line for line in seen["axtree"].splitlines() if line.lstrip().startswith("[")]
     all_ = [line for line in everything["axtree"].splitlines() if line.lstrip().startswith("[")]
     assert 0 < len(kept) < len(all_)
