@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from werkzeug.wrappers import Request, Response
 
 from ..axtree import AxTree, NotFound
-from .base import Active, Kind, Marked, Page, Probe
+from .base import Active, Marked, Page, Probe
 
 _BOX = (
     "position:fixed;z-index:2147483000;background:#fff;color:#1b1b1b;font:15px/1.45 system-ui,"
@@ -70,17 +70,17 @@ def inject(markup: str, snippet: str) -> str:
     return markup + snippet if at < 0 else markup[:at] + snippet + markup[at:]
 
 
-class Popup(Kind):
-    """A pop-up on every page of its site from the planned page view on, until dismissed."""
+class Popup(Marked):
+    """A pop-up on every page of its site from the planned page view on, until dismissed (its
+    cookie then says so)."""
 
     #: The name of the button that dismisses it, for the oracle (and for tests).
     close: ClassVar[str]
 
-    def cookie(self, active: Active) -> str:
-        return f"{self.name.split('.')[1][:3]}_{active.p['salt']}"
-
-    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
-        return {"salt": f"{rng.getrandbits(24):06x}"}
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "name" in cls.__dict__:  # the cookie is named after the kind
+            cls.prefix = cls.name.split(".")[1][:3]
 
     def markup(self, active: Active, page: Page) -> str:
         raise NotImplementedError
