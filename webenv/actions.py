@@ -202,6 +202,9 @@ ACTIONS: dict[str, ActionSpec] = {
 
 #: Actions that end the episode.
 FINAL_ACTIONS = frozenset({"send_msg_to_user", "report_infeasible"})
+#: Actions that do nothing to the page (so a page unchanged since the last observation is
+#: settled without waiting for a quiet DOM).
+PAGE_FREE_ACTIONS = FINAL_ACTIONS | {"noop"}
 
 
 def parse(text: Any) -> list[Call]:

@@ -180,7 +180,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if self.task is None or self._session is None:
             raise WebEnvError("Call reset() before step().")
         started = time.perf_counter()
-        error, answer, parsed = "", None, False
+        error, answer, parsed, untouched = "", None, False, False
         session = self._session
         session.interrupted = ""
         self._steps += 1
@@ -189,6 +189,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         try:
             calls = actions.parse(action)
             parsed = True
+            untouched = all(call.name in actions.PAGE_FREE_ACTIONS for call in calls)
             for call in calls:
                 if call.name in actions.FINAL_ACTIONS:
                     kind = "message" if call.name == "send_msg_to_user" else "infeasible"
@@ -203,7 +204,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         try:
             with session.bounded(self.timeouts.settle + self.timeouts.action):
                 observation = self._settled_observation(
-                    last_action=str(action)[:2000], error=error, settle=parsed
+                    last_action=str(action)[:2000], error=error, settle=parsed, untouched=untouched
                 )
         except PlaywrightError as exc:
             return self._crashed(action, exc)
@@ -372,13 +373,14 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         return self.timeouts.action + self.timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
 
     def _settled_observation(
-        self, *, last_action: str, error: str, settle: bool = True
+        self, *, last_action: str, error: str, settle: bool = True, untouched: bool = False
     ) -> dict[str, Any]:
         """Wait for the page to settle, then observe it (in one round trip where possible).
 
         Without ``settle`` (an action that did not parse, so nothing was done in the page) the
         page is observed as it is, skipping the quiet-DOM wait; if that fails (the page is
-        navigating), it settles after all.
+        navigating), it settles after all. ``untouched`` (only ``noop`` or an answer): the
+        quiet-DOM wait is skipped if the document has not changed since the last observation.
         """
         assert self.task is not None and self._session is not None
         session = self._session
@@ -395,7 +397,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             with contextlib.suppress(PlaywrightError):
                 page = session.observe(**options)
         if page is None:
-            page = session.settle(options)
+            page = session.settle(options, untouched=untouched)
             if page is None and session.dialog is None:
                 page = session.observe(**options)
         page = page or {}

@@ -7,6 +7,7 @@ other request, and ``goto`` refuses other URLs before the browser sees them.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
 import re
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, Dialog, Page
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from .dialog_guard import until_dialog
@@ -32,11 +33,22 @@ OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encod
 #: How long the DOM must stay unchanged before a page counts as settled.
 QUIET_MS = 25
 _MAX_SETTLE_ROUNDS = 8
-_SETTLE_JS = """async ([quiet, most, options]) => {
+_SETTLE_JS = """async ([quiet, most, options, since]) => {
   if (!window.__webenv) return null;
-  await window.__webenv.settle(quiet, most);
+  await window.__webenv.settle(quiet, most, since);
   return options ? window.__webenv.observe(options) : null;
 }"""
+
+#: Whether a screenshot taken now could show a blinking caret or a moment of an animation:
+#: focus in a text control (or in a frame or shadow root, which may hold one), or a running
+#: animation.
+_UNSTEADY_JS = """() => {
+  const el = document.activeElement;
+  const caret = !!el && (el.isContentEditable || !!el.shadowRoot
+    || ["INPUT", "TEXTAREA", "IFRAME", "SELECT"].includes(el.tagName));
+  return caret || document.getAnimations().some((a) => a.playState === "running");
+}"""
+_CAPTURE = {"format": "png", "optimizeForSpeed": True}
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,9 @@ class Session:
         self.dialog: Dialog | None = None
         #: Why the watchdog closed the tabs during the current step ("" if it did not).
         self.interrupted = ""
+        #: The version of the document the last observation saw (see ``settle``).
+        self.version: str | None = None
+        self._cdp_sessions: dict[Page, CDPSession] = {}
         self._server_idle = server_idle
         self._watchdog = watchdog_for(browser)
         self.context: BrowserContext = browser.new_context(
@@ -189,12 +204,16 @@ class Session:
 
     # -- settling and observing ---------------------------------------------------------
 
-    def settle(self, observe: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    def settle(
+        self, observe: dict[str, Any] | None = None, *, untouched: bool = False
+    ) -> dict[str, Any] | None:
         """Wait until the page has loaded, its DOM is quiet and our server is idle; then, with
         ``observe`` options, observe the page in the same round trip.
 
-        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``. Returns the
-        observation, or None when none was asked for or the page could not give one.
+        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``. ``untouched``: nothing
+        was done to the page since the last observation (a ``noop``), so a document unchanged
+        since then needs no quiet window. Returns the observation, or None when none was asked
+        for or the page could not give one.
         """
         deadline = time.monotonic() + self.timeouts.settle / 1000
         result = None
@@ -203,13 +222,14 @@ class Session:
                 return None
             page = self.page
             remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
-            args = [QUIET_MS, remaining_ms, observe]
+            args = [QUIET_MS, remaining_ms, observe, self.version if untouched else None]
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
                 found = self._evaluate(page, _SETTLE_JS, args)
                 if not found:
                     continue  # a dialog is open: the loop's first check returns
                 result = found[0]
+                self._saw(result)
             except PlaywrightError as error:
                 if time.monotonic() < deadline and not page.is_closed() and _is_navigation(error):
                     continue  # the page navigated away while we waited: wait for the new one
@@ -235,16 +255,41 @@ class Session:
         """The page's axtree text (and pruned DOM, element boxes) with element ids."""
         script = "options => window.__webenv.observe(options)"
         try:
-            return self.page.evaluate(script, options)  # type: ignore[no-any-return]
+            result = self.page.evaluate(script, options)
         except PlaywrightError:
             # A page the init script could not reach (an error page): install it now.
             self.page.evaluate(OBSERVE_JS)
-            return self.page.evaluate(script, options)  # type: ignore[no-any-return]
+            result = self.page.evaluate(script, options)
+        self._saw(result)
+        return result  # type: ignore[no-any-return]
+
+    def _saw(self, observation: Any) -> None:
+        self.version = observation.get("version") if isinstance(observation, dict) else None
 
     def screenshot(self) -> np.ndarray:
-        """The viewport as an H×W×3 uint8 array."""
-        png = self.page.screenshot(type="png", animations="disabled", caret="hide")
+        """The viewport as an H×W×3 uint8 array.
+
+        Straight from Chromium's compositor (PNG encoded for speed) unless a text caret or an
+        animation could make the picture depend on the moment it is taken; then through
+        Playwright, which hides the caret and stops animations first.
+        """
+        page = self.page
+        png = None
+        with contextlib.suppress(PlaywrightError):
+            if self._evaluate(page, _UNSTEADY_JS, None) == [False]:
+                capture = self._cdp(page).send("Page.captureScreenshot", _CAPTURE)
+                png = base64.b64decode(capture["data"])
+        if png is None:
+            png = page.screenshot(type="png", animations="disabled", caret="hide")
         return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+    def _cdp(self, page: Page) -> CDPSession:
+        """The page's DevTools session, opened once."""
+        session = self._cdp_sessions.get(page)
+        if session is None:
+            session = self._cdp_sessions[page] = self.context.new_cdp_session(page)
+            page.once("close", lambda closed: self._cdp_sessions.pop(closed, None))
+        return session
 
     def close(self) -> None:
         with contextlib.suppress(PlaywrightError):  # the browser is gone, and the context too

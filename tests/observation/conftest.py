@@ -57,6 +57,14 @@ root.innerHTML = '<button onclick="this.textContent=\\'Shadow clicked\\'">Shadow
 <button id="under" onclick="this.textContent='Under clicked'">Under</button>
 <div style="position:fixed;inset:0;background:rgba(0,0,0,.4)" aria-label="Backdrop"></div>
 """,
+    "timers": """
+<h1>Timers</h1><p id="out">unchanged</p>
+<script>
+window.ticks = 0;
+const setTimeoutOfPage = window.setTimeout;
+window.setTimeout = (callback, ms) => { window.ticks += 1; return setTimeoutOfPage(callback, ms); };
+</script>
+""",
     "scroll": """
 <h1>Scroll</h1><div style="height:3000px">tall</div><button>Far below</button>
 """,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import re
+
+import numpy as np
+from PIL import Image
 
 from webenv.axtree import AxTree
 
@@ -129,3 +133,45 @@ def test_viewport_only_leaves_out_controls_below_the_fold(driver):
     full = driver.observe()["axtree"]
     visible = driver.observe(viewportOnly=True)["axtree"]
     assert "Far below" in full and "Far below" not in visible
+
+
+def test_a_page_untouched_and_unchanged_since_the_last_observation_is_settled_at_once(driver):
+    # The page counts timers set on it, and the quiet-DOM wait ticks with timers.
+    driver.open("timers")
+    session = driver.session
+    ticks = lambda: session.page.evaluate("window.ticks")  # noqa: E731
+    before = ticks()
+    assert session.settle({"axtree": True}, untouched=True) is not None
+    assert ticks() == before
+    session.settle({"axtree": True})
+    assert ticks() >= before + 3  # after an action, the DOM must stay quiet for a while
+
+
+def test_an_untouched_page_that_changed_since_the_last_observation_waits_for_quiet(driver):
+    driver.open("timers")
+    session = driver.session
+    session.page.evaluate("document.getElementById('out').textContent = 'changed'")
+    before = session.page.evaluate("window.ticks")
+    page = session.settle({"axtree": True}, untouched=True)
+    assert session.page.evaluate("window.ticks") >= before + 3
+    assert '"changed"' in page["axtree"]
+    # A new document is a change too, even with as many DOM changes as the old one.
+    session.page.reload()
+    before = session.page.evaluate("window.ticks")
+    session.settle({"axtree": True}, untouched=True)
+    assert session.page.evaluate("window.ticks") >= before + 3
+
+
+def test_screenshots_are_the_page_as_playwright_shows_it_without_a_caret(driver):
+    driver.open("controls")
+    session = driver.session
+
+    def careful() -> np.ndarray:
+        png = session.page.screenshot(type="png", animations="disabled", caret="hide")
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+    assert (session.screenshot() == careful()).all()
+    session.page.focus("#name")  # a blinking caret: never in a screenshot
+    for _ in range(3):
+        assert (session.screenshot() == careful()).all()
+        session.page.wait_for_timeout(300)

@@ -360,9 +360,25 @@
     return result;
   }
 
-  function settle(quietMs, maxMs) {
+  // Which version of this document the last observation saw: a token of the document and a
+  // count of the DOM changes since it loaded (observe()'s own id attributes do not count).
+  const documentToken = Math.random().toString(36).slice(2);
+  let changes = 0;
+  const watcher = new MutationObserver(() => { changes += 1; });
+  watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  function version() {
+    if (watcher.takeRecords().length) changes += 1;
+    return `${documentToken}:${changes}`;
+  }
+
+  function settle(quietMs, maxMs, since) {
     // Resolves once the DOM has not changed for quietMs (counted in timer ticks, which keep
-    // running under Playwright's fixed clock), or after maxMs.
+    // running under Playwright's fixed clock), or after maxMs. With `since` (the version the
+    // last observation saw) and nothing done to the page since, a document that has not
+    // changed at all is settled already.
+    if (since && since === version() && document.readyState === "complete") {
+      return Promise.resolve(document.readyState);
+    }
     return new Promise((resolve) => {
       const tick = 10;
       let quiet = 0;
@@ -386,11 +402,14 @@
   function observe(options) {
     // Ids first, so that every view below sees the same ones.
     const result = { axtree: null, dom: null, elements: null, focused: null, title: document.title };
+    const before = version();
     if (options.axtree !== false) result.axtree = axtree(options);
     if (options.dom) result.dom = dom();
     if (options.elements) result.elements = elements();
     const active = focusedElement();
     if (active && active !== document.body) result.focused = active.getAttribute(ID);
+    watcher.takeRecords(); // the ids just assigned are not a change of the page
+    result.version = before;
     return result;
   }
 
