@@ -93,7 +93,8 @@ def test_user_errors_are_one_line_without_a_traceback(tmp_path, args, message):
 
 @pytest.mark.slow
 def test_a_regular_install_carries_sites_and_tasks(tmp_path):
-    """``pip install .`` (not editable) must ship sites/, tasks/, templates, SQL and JS."""
+    """``pip install .`` (not editable) must ship sites/, tasks/, templates, SQL and JS (the
+    player's too)."""
     root = Path(__file__).resolve().parents[1]
     target = tmp_path / "site-packages"
     subprocess.run(
@@ -108,7 +109,11 @@ def test_a_regular_install_carries_sites_and_tasks(tmp_path):
         "assert s.OBSERVE_JS; assert len(templates()) >= 3;"
         "from webenv.world import generate_world; assert generate_world(0, ('shop',))['shop'];"
         "app = shop.create_app({'DATABASE': ':memory:'});"
-        "assert app.jinja_env.get_template('base.html')"
+        "assert app.jinja_env.get_template('base.html');"
+        "import webenv.play.headed as headed, webenv.play.live as live;"
+        "assert headed.CAPTURE_JS and live.create_live_app;"
+        "assert (live.HERE / 'templates' / 'live.html').is_file();"
+        "assert (live.HERE / 'static' / 'play.js').is_file()"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe],

@@ -195,6 +195,23 @@ def cmd_view(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """A person plays a task; the episode is recorded as a demonstration."""
+    get_template(args.task)  # an unknown task fails before any browser starts
+    from .play import play  # imported here: no other command needs it
+
+    play(
+        args.task,
+        args.seed,
+        perturb=args.perturb,
+        out=args.out,
+        mode=args.mode,
+        host=args.host,
+        port=args.port,
+    )
+    return 0
+
+
 def print_summary(summary: dict[str, Any]) -> None:
     rows = sorted(summary["by_task"].items())
     width = max([len(task) for task, _ in rows] + [4])
@@ -293,6 +310,30 @@ def build_parser() -> argparse.ArgumentParser:
     view.add_argument("--port", type=int, default=8765, help="port to listen on (0: any)")
     view.add_argument("--export", metavar="OUT", help="write a static site to OUT instead")
     view.set_defaults(run=cmd_view)
+
+    play = commands.add_parser("play", help="play a task yourself; record it as a demonstration")
+    play.add_argument("task", help="template name or id, e.g. shop.change_phone")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--perturb", default="none", choices=PROFILES, help="perturbation profile")
+    play.add_argument("--out", default="runs/play", help="folder of the episode records")
+    mode = play.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--live",
+        dest="mode",
+        action="store_const",
+        const="live",
+        help="play on a page of screenshots (the default without a display)",
+    )
+    mode.add_argument(
+        "--headed",
+        dest="mode",
+        action="store_const",
+        const="headed",
+        help="play in a browser window (the default with a display)",
+    )
+    play.add_argument("--host", default="127.0.0.1", help="--live: address to listen on")
+    play.add_argument("--port", type=int, default=8766, help="--live: port (0: any)")
+    play.set_defaults(run=cmd_play)
     return parser
 
 

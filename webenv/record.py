@@ -79,7 +79,8 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
 
     ``screenshots``: also save the viewport after the reset and after every step.
     ``suffix`` is added to each folder's name (``-heavy`` keeps a perturbed episode's record
-    apart from the clean one of the same task and seed).
+    apart from the clean one of the same task and seed). ``extra`` fields are merged into every
+    episode's ``episode.json`` (e.g. ``{"agent": "human"}`` marks a person's demonstration).
     """
 
     def __init__(
@@ -88,10 +89,12 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         folder: str | Path,
         screenshots: bool = False,
         suffix: str = "",
+        extra: dict[str, Any] | None = None,
     ):
         super().__init__(env)
         self.folder = Path(folder)
         self.suffix = suffix
+        self.extra = dict(extra or {})
         self.screenshots = screenshots
         self.path: Path | None = None
         self._episode: dict[str, Any] = {}
@@ -127,6 +130,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
             "timings": {"reset": self.env.unwrapped.timings.get("reset")},  # type: ignore[attr-defined]
             "start_screenshot": self._screenshot(observation, 0),
             "start_obs": self._text(observation, 0),
+            **self.extra,
         }
         self._boxes = _boxes(observation)
         write_json(self.path / "episode.json", self._episode)
