@@ -33,9 +33,9 @@ OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encod
 #: How long the DOM must stay unchanged before a page counts as settled.
 QUIET_MS = 25
 _MAX_SETTLE_ROUNDS = 8
-_SETTLE_JS = """async ([quiet, most, options, since]) => {
+_SETTLE_JS = """async ([quiet, most, options, since, untouched]) => {
   if (!window.__webenv) return null;
-  await window.__webenv.settle(quiet, most, since);
+  await window.__webenv.settle(quiet, most, since, untouched);
   return options ? window.__webenv.observe(options) : null;
 }"""
 
@@ -210,10 +210,12 @@ class Session:
         """Wait until the page has loaded, its DOM is quiet and our server is idle; then, with
         ``observe`` options, observe the page in the same round trip.
 
-        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``. ``untouched``: nothing
-        was done to the page since the last observation (a ``noop``), so a document unchanged
-        since then needs no quiet window. Returns the observation, or None when none was asked
-        for or the page could not give one.
+        Event-driven, with no fixed sleep; bounded by ``timeouts.settle``. The DOM must have been
+        quiet for ``QUIET_MS`` since the later of its last change and, for the document the last
+        observation saw, now (an action was just done to it), or, for a new document, its load.
+        ``untouched``: nothing was done to the page since the last observation (a ``noop``), so
+        a document unchanged since then needs no quiet window at all. Returns the observation,
+        or None when none was asked for or the page could not give one.
         """
         deadline = time.monotonic() + self.timeouts.settle / 1000
         result = None
@@ -222,7 +224,7 @@ class Session:
                 return None
             page = self.page
             remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
-            args = [QUIET_MS, remaining_ms, observe, self.version if untouched else None]
+            args = [QUIET_MS, remaining_ms, observe, self.version, untouched]
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
                 found = self._evaluate(page, _SETTLE_JS, args)

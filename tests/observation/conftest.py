@@ -65,6 +65,20 @@ const setTimeoutOfPage = window.setTimeout;
 window.setTimeout = (callback, ms) => { window.ticks += 1; return setTimeoutOfPage(callback, ms); };
 </script>
 """,
+    "late": """
+<h1>Late</h1><ul id="items"></ul>
+<script>
+addEventListener("load", () => {
+  let added = 0;
+  const add = () => {
+    added += 1;
+    document.getElementById("items").insertAdjacentHTML("beforeend", `<li>item ${added}</li>`);
+    if (added < 3) setTimeout(add, 15);
+  };
+  setTimeout(add, 15);
+});
+</script>
+""",
     "scroll": """
 <h1>Scroll</h1><div style="height:3000px">tall</div><button>Far below</button>
 """,

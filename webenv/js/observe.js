@@ -361,41 +361,45 @@
   }
 
   // Which version of this document the last observation saw: a token of the document and a
-  // count of the DOM changes since it loaded (observe()'s own id attributes do not count).
+  // count of the DOM changes since it loaded (observe()'s own id attributes do not count);
+  // and when the document last changed and finished loading (performance.now() keeps real
+  // time under Playwright's fixed clock).
   const documentToken = Math.random().toString(36).slice(2);
   let changes = 0;
-  const watcher = new MutationObserver(() => { changes += 1; });
+  let changedAt = performance.now();
+  let loadedAt = null;
+  const watcher = new MutationObserver(() => { changes += 1; changedAt = performance.now(); });
   watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  window.addEventListener("load", () => { loadedAt = performance.now(); });
   function version() {
-    if (watcher.takeRecords().length) changes += 1;
+    if (watcher.takeRecords().length) { changes += 1; changedAt = performance.now(); }
     return `${documentToken}:${changes}`;
   }
 
-  function settle(quietMs, maxMs, since) {
-    // Resolves once the DOM has not changed for quietMs (counted in timer ticks, which keep
-    // running under Playwright's fixed clock), or after maxMs. With `since` (the version the
-    // last observation saw) and nothing done to the page since, a document that has not
-    // changed at all is settled already.
-    if (since && since === version() && document.readyState === "complete") {
-      return Promise.resolve(document.readyState);
-    }
+  function settle(quietMs, maxMs, since, untouched) {
+    // Resolves once the document has loaded and its DOM has not changed for quietMs, or
+    // after maxMs. `since` is the version the last observation saw. The quiet time counts
+    // from the later of the last change and: now, for a document seen before (an action was
+    // just done to it); its load, for a document new since then (a navigation's own end).
+    // An `untouched` document (nothing was done to the page) unchanged since then is
+    // settled already.
+    const called = performance.now();
+    const current = version();
+    const seen = typeof since === "string" && since.split(":")[0] === documentToken;
+    const complete = () => document.readyState === "complete";
+    if (untouched && since === current && complete()) return Promise.resolve("complete");
     return new Promise((resolve) => {
-      const tick = 10;
-      let quiet = 0;
-      let waited = 0;
-      const observer = new MutationObserver(() => { quiet = 0; });
-      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       const step = () => {
-        quiet += tick;
-        waited += tick;
-        if ((quiet >= quietMs && document.readyState === "complete") || waited >= maxMs) {
-          observer.disconnect();
+        version();
+        const now = performance.now();
+        const from = Math.max(changedAt, seen || loadedAt === null ? called : loadedAt);
+        if ((complete() && now - from >= quietMs) || now - called >= maxMs) {
           resolve(document.readyState);
         } else {
-          setTimeout(step, tick);
+          setTimeout(step, 5);
         }
       };
-      setTimeout(step, tick);
+      step();
     });
   }
 
