@@ -3,14 +3,14 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint setup chromium clean
+.PHONY: demo test lint setup chromium test-tools clean
 
 ## Run the oracle over every built-in task and print the success table.
 demo: setup
 	$(BIN)/webenv eval --agent oracle --tasks '*' --episodes 2 --out runs/demo
 
 ## Run the whole test suite (real Chromium, real Flask, real SQLite).
-test: setup
+test: setup test-tools
 	$(BIN)/pytest -n 2 --durations=25
 
 lint: setup
@@ -27,6 +27,9 @@ $(VENV)/.installed: pyproject.toml setup.py
 
 chromium:
 	@PYTHON=$(BIN)/python scripts/install-chromium.sh
+
+test-tools:
+	@scripts/install-test-tools.sh
 
 clean:
 	rm -rf $(VENV) runs build *.egg-info

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -13,6 +16,29 @@ from webenv.sites.common import Persona
 from webenv.browser import acquire_browser, release_browser
 from webenv.server import SiteServer
 from webenv.world import World
+
+
+@pytest.fixture
+def display(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """An X display of its own (Xvfb), for a headed browser; skips where Xvfb is missing."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.skip("Xvfb is not installed (make test installs it where apt-get exists)")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write)
+    try:
+        with os.fdopen(read) as numbers:
+            name = f":{numbers.readline().strip()}"
+        assert name != ":", "Xvfb did not say which display it opened"
+        monkeypatch.setenv("DISPLAY", name)
+        yield name
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -74,3 +74,22 @@ def test_headless_runs_prefer_a_headless_shell_on_path(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     assert find_chromium(headless=True) == str(tmp_path / "chromium-headless-shell")
     assert find_chromium(headless=False) == str(tmp_path / "chromium")
+
+
+def test_a_thread_runs_a_headless_and_a_headed_browser_side_by_side(display):
+    headless = acquire_browser()
+    try:
+        headed = acquire_browser(headless=False)  # Playwright runs once per thread: shared
+        try:
+            assert headed is not headless and headed.is_connected()
+            for browser, shown in ((headed, True), (headless, False)):
+                page = browser.new_page()
+                assert ("Headless" not in page.evaluate("navigator.userAgent")) is shown
+                page.close()
+            assert acquire_browser(headless=False) is headed
+            release_browser(headed)
+        finally:
+            release_browser(headed)
+        assert not headed.is_connected() and headless.is_connected()
+    finally:
+        release_browser(headless)

@@ -205,8 +205,14 @@ def pump_until(headed: HeadedPlay, steps: int, seconds: float = 20) -> None:
         headed.pump()
 
 
-def test_headed_capture_records_real_clicks_and_typing(tmp_path: Path) -> None:
-    with PlaySession(HEADED_TASK, 0, out=tmp_path) as session:
+@pytest.mark.parametrize("window", ["headless", "headed"])
+def test_headed_capture_records_real_clicks_and_typing(
+    window: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # The same capture in a real window (on an X display of the test's own) and headless.
+    if window == "headed":
+        request.getfixturevalue("display")
+    with PlaySession(HEADED_TASK, 0, out=tmp_path, headless=window == "headless") as session:
         headed = HeadedPlay(session)
         assert headed.browser is not None
         page = headed.browser.page

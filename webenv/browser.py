@@ -6,7 +6,7 @@ import contextlib
 import os
 import shutil
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.sync_api import Browser, Playwright, sync_playwright
@@ -76,58 +76,79 @@ def launch_args() -> list[str]:
 
 @dataclass
 class _Runtime:
+    """A thread's Playwright and the browsers it launched (headless and headed), with users."""
+
     playwright: Playwright
-    browser: Browser
-    users: int = 0
+    browsers: dict[bool, Browser] = field(default_factory=dict)
+    users: dict[bool, int] = field(default_factory=dict)
 
 
 _lock = threading.Lock()
-_runtimes: dict[tuple[int, bool], _Runtime] = {}
+_runtimes: dict[int, _Runtime] = {}
 
 
 def acquire_browser(headless: bool = True) -> Browser:
     """The process's Chromium for this thread, launched on first use and shared afterwards.
 
     Every call must be paired with :func:`release_browser`; the last release closes it.
-    Playwright's sync API is bound to the thread that started it, hence one per thread.
+    Playwright's sync API is bound to the thread that started it, and runs once per thread:
+    a thread's headless and headed browsers share one Playwright.
     """
-    key = (threading.get_ident(), headless)
+    thread = threading.get_ident()
     with _lock:
-        runtime = _runtimes.get(key)
-        if runtime is None or not runtime.browser.is_connected():
-            if runtime is not None:
-                _stop(runtime)
-            playwright = sync_playwright().start()
+        runtime = _runtimes.get(thread)
+        if runtime is None:
+            runtime = _runtimes[thread] = _Runtime(sync_playwright().start())
+        browser = runtime.browsers.get(headless)
+        if browser is None or not browser.is_connected():
+            if browser is not None:  # crashed: its users' releases no longer count
+                _close(browser)
+                del runtime.browsers[headless], runtime.users[headless]
             try:
-                path = find_chromium(playwright, headless)
-                # Playwright's own download: let it pick its headless shell where it has one.
-                own = path == playwright.chromium.executable_path
-                browser = playwright.chromium.launch(
-                    executable_path=None if own else path,
-                    headless=headless,
-                    args=launch_args(),
-                )
+                browser = _launch(runtime.playwright, headless)
             except BaseException:
-                playwright.stop()
+                if not runtime.browsers:
+                    del _runtimes[thread]
+                    runtime.playwright.stop()
                 raise
-            runtime = _runtimes[key] = _Runtime(playwright, browser)
-        runtime.users += 1
-        return runtime.browser
+            runtime.browsers[headless] = browser
+            runtime.users[headless] = 0
+        runtime.users[headless] += 1
+        return browser
+
+
+def _launch(playwright: Playwright, headless: bool) -> Browser:
+    path = find_chromium(playwright, headless)
+    # Playwright's own download: let it pick its headless shell where it has one.
+    own = path == playwright.chromium.executable_path
+    return playwright.chromium.launch(
+        executable_path=None if own else path,
+        headless=headless,
+        args=launch_args(),
+        # This process's environment now (its DISPLAY, say), not the one Playwright's driver
+        # started with.
+        env=dict(os.environ),
+    )
 
 
 def release_browser(browser: Browser) -> None:
-    """Give back a browser from :func:`acquire_browser`; close it when nobody uses it."""
+    """Give back a browser from :func:`acquire_browser`; close it when nobody uses it, and
+    the thread's Playwright with the last one."""
     with _lock:
-        for key, runtime in list(_runtimes.items()):
-            if runtime.browser is browser:
-                runtime.users -= 1
-                if runtime.users <= 0:
-                    del _runtimes[key]
-                    _stop(runtime)
+        for thread, runtime in list(_runtimes.items()):
+            for headless, known in list(runtime.browsers.items()):
+                if known is not browser:
+                    continue
+                runtime.users[headless] -= 1
+                if runtime.users[headless] <= 0:
+                    del runtime.browsers[headless], runtime.users[headless]
+                    _close(browser)
+                    if not runtime.browsers:
+                        del _runtimes[thread]
+                        runtime.playwright.stop()
                 return
 
 
-def _stop(runtime: _Runtime) -> None:
+def _close(browser: Browser) -> None:
     with contextlib.suppress(Exception):  # already dead: nothing left to close
-        runtime.browser.close()
-    runtime.playwright.stop()
+        browser.close()
