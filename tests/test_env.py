@@ -197,3 +197,12 @@ def test_viewport_only_keeps_the_controls_in_view(browser):
     all_ = [line for line in everything["axtree"].splitlines() if line.lstrip().startswith("[")]
     assert 0 < len(kept) < len(all_)
     assert set(kept) < set(all_)
+
+
+def test_an_episode_starts_with_no_page_to_go_back_to():
+    with gym.make("webenv/shop.buy_product-v0") as env:
+        first, _ = env.reset(seed=0)
+        observation, *_ = env.step("go_back()")
+        error = observation["last_action_error"]
+        assert error == "There is no previous page in this tab's history."
+        assert observation["url"] == first["url"]

@@ -17,13 +17,14 @@ from playwright.sync_api import Error as PlaywrightError
 from webenv.sites.common import Message
 
 from . import actions
+from .ahead import Ahead
 from .browser import acquire_browser, release_browser
 from .errors import ActionError, WebEnvError
 from .execute import MAX_WAIT_MS, execute
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
 from .server import SiteServer
-from .session import DEFAULT_TIMEOUTS, Session, Timeouts
+from .session import DEFAULT_TIMEOUTS, Blank, Session, Timeouts, blank_context
 from .spaces import ActionSpace, Unicode, screenshot_space
 from .tasks import Answer, CheckResult, Condition, Task, get_template
 from .world import World
@@ -136,6 +137,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         #: Wall-clock seconds of the last reset or step (kept out of ``info``, which must be
         #: deterministic).
         self.timings: dict[str, float] = {}
+        #: The next episode's blank context and tab, opened while this one runs.
+        self._next: Ahead[Blank] | None = None
         #: Set before a reset to trace that episode with Playwright (screenshots and DOM
         #: snapshots); the trace is saved here when the episode's context closes, at the next
         #: reset or at ``close()``. ``playwright show-trace`` opens it.
@@ -165,9 +168,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._session = session = self._open_session()
         timeouts = self.timeouts
         with session.bounded(timeouts.navigation + timeouts.settle + timeouts.action):
-            session.goto(self._server.url(task.start_site) + task.start_path)
+            session.start_at(self._server.url(task.start_site) + task.start_path)
             observation = self._settled_observation(last_action="", error="")
         self.timings = {"reset": time.perf_counter() - started}
+        self._prepare_next()
         info = {
             "task": task.to_dict(),
             "seed": episode_seed,
@@ -236,6 +240,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
 
     def close(self) -> None:
         """Close the episode's context, the server and the world; safe to call twice."""
+        self._discard_next()
         if self._session is not None:
             self._session.close()
             self._session = None
@@ -365,7 +370,39 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             cookies=cookies,
             server_idle=server.wait_idle,
             trace_path=self.trace_path,
+            blank=self._take_next(),
         )
+
+    def _prepare_next(self) -> None:
+        """Open the next episode's context and tab now, in the background of this episode's
+        browser calls, so that the next reset finds them ready."""
+        browser = self._browser
+        if self._next is None and browser is not None and browser.is_connected():
+            viewport = self.viewport
+            self._next = Ahead(browser, lambda: blank_context(browser, viewport))
+
+    def _take_next(self) -> Blank | None:
+        """The context :meth:`_prepare_next` opened, if it is still good for this browser."""
+        ahead, self._next = self._next, None
+        if ahead is None:
+            return None
+        try:
+            context, page = ahead.result()
+        except PlaywrightError:
+            return None
+        if ahead.browser is self._browser and self._browser.is_connected() and not page.is_closed():
+            return context, page
+        with contextlib.suppress(PlaywrightError):
+            context.close()
+        return None
+
+    def _discard_next(self) -> None:
+        ahead, self._next = self._next, None
+        if ahead is None or not ahead.browser.is_connected():
+            return
+        with contextlib.suppress(PlaywrightError):
+            context, _ = ahead.result()
+            context.close()
 
     def _bound_ms(self, call: actions.Call) -> float:
         """How long one action may hold the browser: its own waits and a navigation."""

@@ -209,6 +209,18 @@ def _mouse(method: str) -> Callable[..., None]:
     return act
 
 
+def _history(session: Session, back: bool) -> None:
+    """Go back or forward in the tab's history, or say there is nowhere to go."""
+    page = session.page
+    if not page.evaluate("back => back ? navigation.canGoBack : navigation.canGoForward", back):
+        where = "previous" if back else "next"
+        raise ActionError(f"There is no {where} page in this tab's history.")
+    if back:
+        page.go_back(wait_until="load")
+    else:
+        page.go_forward(wait_until="load")
+
+
 _HANDLERS: dict[str, Callable[..., None]] = {
     "noop": _noop,
     "click": _click,
@@ -227,8 +239,8 @@ _HANDLERS: dict[str, Callable[..., None]] = {
         _element(s, to_bid)
     ),
     "goto": lambda s, url, **_: s.goto(url),
-    "go_back": lambda s, **_: s.page.go_back(wait_until="load"),
-    "go_forward": lambda s, **_: s.page.go_forward(wait_until="load"),
+    "go_back": lambda s, **_: _history(s, back=True),
+    "go_forward": lambda s, **_: _history(s, back=False),
     "new_tab": _new_tab,
     "tab_focus": lambda s, index, **_: s.focus_tab(index),
     "tab_close": lambda s, **_: s.close_tab(),

@@ -62,6 +62,33 @@ class Timeouts:
 
 DEFAULT_TIMEOUTS = Timeouts()
 
+#: The time a blank context's clock shows until its session sets the episode's.
+_UNSET_TIME = datetime(2000, 1, 1)
+#: A fresh browser context and its one blank tab.
+Blank = tuple[BrowserContext, Page]
+
+
+def blank_context(browser: Browser, viewport: tuple[int, int] = (1280, 720)) -> Blank:
+    """A new isolated context (cookies, storage and cache all new) with one blank tab, its
+    clock installed (:class:`Session` sets the time) and the observation script in place;
+    what depends on the episode comes later, so it can be made ahead of time."""
+    context = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]},
+        accept_downloads=False,
+        service_workers="block",
+        locale="en-US",
+        timezone_id="UTC",
+        reduced_motion="reduce",
+    )
+    try:
+        # Installing the clock before the first tab costs nothing; setting it later, little.
+        context.clock.set_fixed_time(_UNSET_TIME)
+        context.add_init_script(OBSERVE_JS)
+        return context, context.new_page()
+    except BaseException:
+        context.close()
+        raise
+
 
 class Session:
     """A browser context for one episode, reaching only ``origins``."""
@@ -77,6 +104,7 @@ class Session:
         cookies: list[dict[str, Any]] = (),  # type: ignore[assignment]
         server_idle: Any = None,
         trace_path: str | Path | None = None,
+        blank: Blank | None = None,
     ):
         self.origins = [origin.rstrip("/") for origin in origins]
         #: Where :meth:`close` saves a Playwright trace of the context (None: no tracing).
@@ -90,27 +118,21 @@ class Session:
         self._cdp_sessions: dict[Page, CDPSession] = {}
         self._server_idle = server_idle
         self._watchdog = watchdog_for(browser)
-        self.context: BrowserContext = browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]},
-            accept_downloads=False,
-            service_workers="block",
-            locale="en-US",
-            timezone_id="UTC",
-            reduced_motion="reduce",
-        )
+        #: A context of its own (``blank``, made ahead of time by :func:`blank_context`, or a
+        #: new one), with its first tab.
+        self.context, self.page = blank if blank is not None else blank_context(browser, viewport)
         try:
             self.context.set_default_timeout(timeouts.action)
             self.context.set_default_navigation_timeout(timeouts.navigation)
             self.context.clock.set_fixed_time(now)
-            self.context.add_init_script(OBSERVE_JS)
             outside = "|".join(re.escape(origin) for origin in self.origins)
             self.context.route(re.compile(rf"^(?!(?:{outside})(?:/|$))"), _refuse)
             if cookies:
                 self.context.add_cookies(cookies)
             self.context.on("page", self._adopt)
+            self._adopt(self.page)
             if self.trace_path is not None:
                 self.context.tracing.start(screenshots=True, snapshots=True)
-            self.page = self.context.new_page()
         except BaseException:
             self.context.close()
             raise
@@ -201,6 +223,12 @@ class Session:
 
     def goto(self, url: str) -> None:
         self.page.goto(self.check_url(url), wait_until="load")
+
+    def start_at(self, url: str) -> None:
+        """Open the episode's first page, as a browser opened at ``url`` would: with no blank
+        page to go back to."""
+        self.goto(url)
+        self._cdp(self.page).send("Page.resetNavigationHistory")
 
     # -- settling and observing ---------------------------------------------------------
 

@@ -538,6 +538,8 @@ def test_go_back_and_forward_through_history(page):
     assert page.act("go_forward()") == ""
     assert page.tree().has("heading", "Second page")
     assert page.session.page.url == f"{page.base}/second"
+    assert page.act("go_forward()") == "There is no next page in this tab's history."
+    assert page.session.page.url == f"{page.base}/second"
 
 
 @performs("goto")
