@@ -192,9 +192,11 @@ def test_live_play_to_success(live: Live) -> None:
     viewer = create_app(live.play.out).test_client()
     listing = viewer.get("/")
     assert listing.status_code == 200 and folder.name in listing.get_data(as_text=True)
+    assert "played by a person" in listing.get_data(as_text=True)
     # The page's replay link opens the record in the viewer, served from the same address.
     page.click("#replay")
     expect(page.locator("h1")).to_contain_text(LIVE_TASK)
+    expect(page.locator("h1")).to_contain_text("played by a person")
     expect(page.locator("body")).to_contain_text("success")
 
 

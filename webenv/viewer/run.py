@@ -37,6 +37,8 @@ class EpisodeRow:
     profile: str = "none"
     problem: str = ""
     recorded: bool = True
+    #: Who acted: "" for an agent, "human" for a person's demonstration (``webenv play``).
+    agent: str = ""
 
 
 class Run:
@@ -151,6 +153,7 @@ def episode_row(name: str, episode: dict[str, Any]) -> EpisodeRow:
         steps=len(episode.get("step_records", [])),
         profile=_profile(episode.get("perturbations")),
         problem=problem,
+        agent=str(episode.get("agent") or ""),
     )
 
 
