@@ -284,7 +284,7 @@ def _literal(spec: ActionSpec, param: Param, node: ast.expr) -> Any:
         if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
             return list(value)
     elif isinstance(value, _TYPES[param.kind]) and not isinstance(value, bool):
-        if param.kind == _NUM and not abs(value) < 1e9:
+        if param.kind == _NUM and not abs(value) < 1e9:  # type: ignore[arg-type]
             raise ActionError(f"{spec.name}(): {param.name} is out of range.")
         return value
     raise ActionError(

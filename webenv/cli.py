@@ -34,7 +34,7 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": env_id(t),
             "name": t.name,

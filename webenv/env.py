@@ -6,7 +6,7 @@ import contextlib
 import json
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from typing import Any, Literal, cast
 
 import gymnasium as gym
 import numpy as np
@@ -84,7 +84,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     * v0: first release.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -257,8 +257,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     def __enter__(self) -> WebEnv:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.close()
+        return False  # exceptions propagate
 
     # -- internals ------------------------------------------------------------------------
 
@@ -493,7 +494,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if self._browser is not None:
             release_browser(self._browser)
             self._browser = None
-        observation = {key: "" for key in self.observation_space.spaces}
+        keys = cast(spaces.Dict, self.observation_space).spaces
+        observation: dict[str, Any] = dict.fromkeys(keys, "")
         observation["goal"] = self._goal
         observation["last_action"] = str(action)[:2000]
         observation["last_action_error"] = reason

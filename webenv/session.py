@@ -128,7 +128,7 @@ class Session:
             outside = "|".join(re.escape(origin) for origin in self.origins)
             self.context.route(re.compile(rf"^(?!(?:{outside})(?:/|$))"), _refuse)
             if cookies:
-                self.context.add_cookies(cookies)
+                self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)
             self._adopt(self.page)
             if self.trace_path is not None:
@@ -313,12 +313,15 @@ class Session:
             png = page.screenshot(type="png", animations="disabled", caret="hide")
         return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
+    def _forget_cdp(self, page: Page) -> None:
+        self._cdp_sessions.pop(page, None)
+
     def _cdp(self, page: Page) -> CDPSession:
         """The page's DevTools session, opened once."""
         session = self._cdp_sessions.get(page)
         if session is None:
             session = self._cdp_sessions[page] = self.context.new_cdp_session(page)
-            page.once("close", lambda closed: self._cdp_sessions.pop(closed, None))
+            page.once("close", self._forget_cdp)
         return session
 
     def close(self) -> None:

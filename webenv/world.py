@@ -176,7 +176,7 @@ class World:
     def create_apps(self, site_urls: Mapping[str, str]) -> dict[str, Flask]:
         """One Flask app per site, reading this world's databases."""
         for site in self.sites:
-            config = {
+            config: dict[str, Any] = {
                 "DATABASE": str(self.db_path(site)),
                 "SECRET_KEY": secrets.token_hex(16),
                 "NOW": self.now.isoformat(),
