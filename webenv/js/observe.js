@@ -381,21 +381,30 @@
     // after maxMs. `since` is the version the last observation saw. The quiet time counts
     // from the later of the last change and: now, for a document seen before (an action was
     // just done to it); its load, for a document new since then (a navigation's own end).
-    // An `untouched` document (nothing was done to the page) unchanged since then is
-    // settled already.
+    // It is real time, and also turns of the page's event loop (timer ticks, which wait
+    // behind the page's own queued work, an input event's handlers say), so that a busy
+    // machine, where a tick comes late, does not shorten it: as many ticks since the last
+    // change as fit in quietMs at a tick per 10 ms for a document seen before, and one for a
+    // new one. An `untouched` document (nothing was done to the page) unchanged since then
+    // is settled already.
     const called = performance.now();
     const current = version();
     const seen = typeof since === "string" && since.split(":")[0] === documentToken;
     const complete = () => document.readyState === "complete";
     if (untouched && since === current && complete()) return Promise.resolve("complete");
+    const turns = seen ? Math.ceil(quietMs / 10) : 1;
     return new Promise((resolve) => {
+      let ticks = 0;
+      let counted = changes;
       const step = () => {
         version();
+        if (changes !== counted) { counted = changes; ticks = 0; }
         const now = performance.now();
         const from = Math.max(changedAt, seen || loadedAt === null ? called : loadedAt);
-        if ((complete() && now - from >= quietMs) || now - called >= maxMs) {
+        if ((complete() && ticks >= turns && now - from >= quietMs) || now - called >= maxMs) {
           resolve(document.readyState);
         } else {
+          ticks += 1;
           setTimeout(step, 5);
         }
       };
