@@ -217,6 +217,8 @@ def test_headed_capture_records_real_clicks_and_typing(
     with PlaySession(HEADED_TASK, 0, out=tmp_path, headless=window == "headless") as session:
         headed = HeadedPlay(session)
         assert headed.browser is not None
+        # In a window, no blank tab is opened ahead for a next episode: it would be a window.
+        assert (session.env.unwrapped._next is None) is (window == "headed")
         page = headed.browser.page
         agent = OracleAgent(session.env)
         agent.reset(session.observation, session.info)

@@ -376,9 +376,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
 
     def _prepare_next(self) -> None:
         """Open the next episode's context and tab now, in the background of this episode's
-        browser calls, so that the next reset finds them ready."""
+        browser calls, so that the next reset finds them ready (headless only: a headed
+        browser would show the blank tab as a window of its own)."""
         browser = self._browser
-        if self._next is None and browser is not None and browser.is_connected():
+        if self.headless and self._next is None and browser is not None and browser.is_connected():
             viewport = self.viewport
             self._next = Ahead(browser, lambda: blank_context(browser, viewport))
 
