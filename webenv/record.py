@@ -97,6 +97,8 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         self.extra = dict(extra or {})
         self.screenshots = screenshots
         self.path: Path | None = None
+        #: The file of the last screenshot saved (None before the first, or without screenshots).
+        self.last_screenshot: Path | None = None
         self._episode: dict[str, Any] = {}
         self._steps = 0
         self._started = 0.0
@@ -190,7 +192,8 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         if pixels is None:
             return None
         name = f"screenshots/{step:04d}.png"
-        Image.fromarray(np.asarray(pixels)).save(self.path / name, optimize=False)
+        self.last_screenshot = self.path / name
+        Image.fromarray(np.asarray(pixels)).save(self.last_screenshot, optimize=False)
         return name
 
     def _text(self, observation: dict[str, Any], step: int) -> str | None:

@@ -14,7 +14,6 @@ browser can drive the episode.
 from __future__ import annotations
 
 import hmac
-import io
 import secrets
 import threading
 from collections.abc import Callable, Mapping
@@ -22,8 +21,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Flask, Response, abort, jsonify, render_template, request, send_from_directory
-from PIL import Image
+from flask import (
+    Flask,
+    Response,
+    abort,
+    jsonify,
+    render_template,
+    request,
+    send_file,
+    send_from_directory,
+)
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from .. import actions
@@ -125,12 +132,10 @@ def create_live_app(play: LivePlay) -> Flask:
 
     @app.get("/screenshot.png")
     def screenshot() -> Response:
-        pixels = play.call(play.session.screenshot)
-        if pixels is None:
+        path = play.call(play.session.screenshot_file)
+        if path is None:
             abort(404, "No screenshot yet.")
-        png = io.BytesIO()
-        Image.fromarray(pixels).save(png, format="PNG")
-        response = Response(png.getvalue(), mimetype="image/png")
+        response = send_file(path, mimetype="image/png", max_age=0)
         response.headers["Cache-Control"] = "no-store"
         return response
 

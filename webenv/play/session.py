@@ -186,9 +186,9 @@ class PlaySession:
             "episode": self.record_path.name,
         }
 
-    def screenshot(self) -> Any:
-        """The last observation's screenshot (uint8 H×W×3)."""
-        return self.observation.get("screenshot")
+    def screenshot_file(self) -> Path | None:
+        """The PNG of the last observation's screenshot, as the record saved it."""
+        return self.env.last_screenshot
 
     def close(self) -> None:
         """End the episode (an unfinished one is recorded as ``interrupted``) and the env."""
