@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import zipfile
 from xml.etree import ElementTree
@@ -242,6 +243,10 @@ def test_dead_and_hung_workers_leave_a_complete_summary(tmp_path, monkeypatch):
     (tmp_path / "fragile_agent.py").write_text(textwrap.dedent(FRAGILE_AGENT))
     monkeypatch.syspath_prepend(str(tmp_path))  # spawned workers get the parent's sys.path
     monkeypatch.setenv("FRAGILE_MARKS", str(tmp_path))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     out = tmp_path / "run"
     summary = evaluate(
         [get_template(TASK)],
@@ -262,6 +267,8 @@ def test_dead_and_hung_workers_leave_a_complete_summary(tmp_path, monkeypatch):
         assert results[seed].truncated and results[seed].sites == ["mail"]
     assert results[1].sites == ["mail"]
     assert multiprocessing.active_children() == []
+    # Killed, timed-out and finished workers alike leave no temporary files behind.
+    assert sorted(path.name for path in scratch.iterdir()) == []
     suite = ElementTree.parse(out / "junit.xml").getroot()
     assert (suite.get("tests"), suite.get("errors")) == ("5", "2")
     assert summary["versions"]["chromium"][0].isdigit()

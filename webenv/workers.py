@@ -10,14 +10,19 @@ it episodes of the template it ran last where it can. The parent watches every w
 - an episode that runs longer than ``episode_timeout`` seconds has its worker killed and is
   recorded as an error;
 
-so the run always ends with a result for every episode.
+so the run always ends with a result for every episode. Each worker keeps its temporary
+files (its worlds' databases, Chromium's profile) in a folder of its own, which the parent
+removes when the worker ends, however it ends.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
+import shutil
 import signal
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -36,10 +41,14 @@ _MAX_START_FAILURES = 3
 Report = Callable[[EpisodeResult], None]
 
 
-def worker_main(conn: Connection, config: EvalConfig) -> None:
+def worker_main(conn: Connection, config: EvalConfig, scratch: str | None = None) -> None:
     """A worker's loop: receive an :class:`Episode`, send back ``("result", EpisodeResult)``;
-    ``None`` ends it. Misconfiguration is sent back as ``("fatal", message)``."""
+    ``None`` ends it. Misconfiguration is sent back as ``("fatal", message)``. Temporary
+    files go to ``scratch`` (for this process and the Playwright driver and Chromium it
+    starts)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if scratch is not None:
+        os.environ["TMPDIR"] = tempfile.tempdir = scratch
     try:
         rollouts = Rollouts(config)
     except Exception as error:
@@ -65,8 +74,13 @@ class _Worker:
 
     def __init__(self, context: Any, config: EvalConfig, retry: Episode | None = None):
         self.conn, child = context.Pipe()
+        #: The worker's temporary files, removed by :meth:`kill` (a killed worker cannot).
+        self.scratch = tempfile.mkdtemp(prefix="webenv-worker-")
         self.process: BaseProcess = context.Process(
-            target=worker_main, args=(child, config), daemon=True, name="webenv-worker"
+            target=worker_main,
+            args=(child, config, self.scratch),
+            daemon=True,
+            name="webenv-worker",
         )
         self.process.start()
         child.close()
@@ -98,6 +112,7 @@ class _Worker:
             self.process.kill()
         self.process.join(5)
         self.conn.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def death(self) -> str:
         self.process.join(5)
