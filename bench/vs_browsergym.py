@@ -1,13 +1,17 @@
-"""Reset and no-op step of webenv against BrowserGym's, on the same shop page, in one run.
+"""Reset and no-op step of webenv against BrowserGym's, on the same shop pages, in one run.
 
-webenv is measured first, in episodes as peer-browsergym runs them: a reset of a shop task
-(its start page, the shop's home), then no-op steps on a search page listing 24 products,
-with the axtree alone and with axtree + DOM + screenshot, the three BrowserGym computes at
-every step. Then ``../shared/tools/peer-browsergym --url`` measures BrowserGym on the same
-search page (its reset opens it), served by the same still-running webenv server. Ratios are
-BrowserGym's median over ours.
+The pages are the shop's search listings of 24 products (its default page) and of 200 (the
+page the issue measured BrowserGym on). For each, both environments run the same episodes:
+a reset that opens the page, then K no-op steps on it. webenv is measured first, with the
+axtree alone and with axtree + DOM + screenshot (the three BrowserGym computes at every
+step); its episodes are those of a shop task started on that page. Then
+``../shared/tools/peer-browsergym --url`` measures BrowserGym on the same URL, served by the
+same still-running webenv server. Both sides are timed around ``env.reset()`` and
+``env.step()``; ratios are BrowserGym's median over ours. For scale, the reset row also shows
+what bare Playwright takes for the same page in the same Chromium: close the last context,
+open a new one and a tab, load the page, read ``aria_snapshot()``.
 
-    python bench/vs_browsergym.py [--episodes 10] [--steps 5] [--peer PATH]
+    python bench/vs_browsergym.py [--products 24,200] [--episodes 10] [--steps 5] [--peer PATH]
 """
 
 from __future__ import annotations
@@ -16,76 +20,137 @@ import argparse
 import json
 import statistics
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 
 import webenv  # noqa: F401  (registers the ids)
+from webenv.browser import acquire_browser, release_browser
+from webenv.tasks import get_template, register
 
 PEER = Path(__file__).resolve().parents[2] / "shared" / "tools" / "peer-browsergym"
-TASK = "webenv/shop.buy_product-v0"
 #: Ratios the issue asks for: BrowserGym's median over webenv's.
 TARGETS = {"reset": 20.0, "step (axtree + DOM + screenshot)": 5.0, "step (axtree)": 15.0}
 
 
-def measure(observe: tuple[str, ...], episodes: int, steps: int) -> tuple[float, float, Any, str]:
+def listing_path(products: int) -> str:
+    return f"/search?q=&per_page={products}"
+
+
+def listing_task(products: int) -> str:
+    """The Gymnasium id of ``shop.buy_product`` started on the listing of ``products``."""
+    name = f"shop.bench_listing_{products}"
+    base = type(get_template("shop.buy_product"))
+    start = ("shop", listing_path(products))
+    register(type(f"BenchListing{products}", (base,), {"name": name, "start": lambda *_: start}))
+    env_id = f"webenv/{name}-v0"
+    if env_id not in gym.registry:
+        gym.register(env_id, entry_point="webenv.env:WebEnv", kwargs={"task": name})
+    return env_id
+
+
+def measure(
+    env_id: str, observe: tuple[str, ...], episodes: int, steps: int
+) -> tuple[float, float, Any, str]:
     """Median reset and no-op step (ms) of an env computing ``observe``, over ``episodes``
-    episodes of ``steps`` no-op steps on the search page each (as peer-browsergym runs its
-    episodes); the env stays open."""
-    env = gym.make(TASK, observe=observe)
-    inner = env.unwrapped
-    reset_times, step_times = [], []
-    page = ""
+    episodes of ``steps`` no-op steps each (as peer-browsergym runs its episodes), the env
+    (still open) and the URL its episodes start at."""
+    env = gym.make(env_id, observe=observe, max_episode_steps=steps + 1)
+    resets, noops = [], []
     for seed in range(episodes):
-        env.reset(seed=seed)
-        reset_times.append(inner.timings["reset"])
-        page = inner._server.url("shop") + "/search?q="
-        env.step(f"goto({page!r})")
+        started = time.perf_counter()
+        observation, _ = env.reset(seed=seed)
+        resets.append(time.perf_counter() - started)
         for _ in range(steps):
+            started = time.perf_counter()
             env.step("noop()")
-            step_times.append(inner.timings["step"])
-    return 1000 * statistics.median(reset_times), 1000 * statistics.median(step_times), env, page
+            noops.append(time.perf_counter() - started)
+    median_ms = [1000 * statistics.median(times) for times in (resets, noops)]
+    return median_ms[0], median_ms[1], env, observation["url"]
+
+
+def bare_reset(url: str, episodes: int) -> float:
+    """Median ms of bare Playwright's reset of ``url``: the last context closed, a new
+    context and tab, the page loaded and its accessibility snapshot read."""
+    browser = acquire_browser()
+    times, context = [], None
+    try:
+        for _ in range(episodes + 1):
+            started = time.perf_counter()
+            if context is not None:
+                context.close()
+            context = browser.new_context(viewport={"width": 1280, "height": 720})
+            page = context.new_page()
+            page.goto(url, wait_until="load")
+            page.locator("body").aria_snapshot()
+            times.append(time.perf_counter() - started)
+    finally:
+        if context is not None:
+            context.close()
+        release_browser(browser)
+    return 1000 * statistics.median(times[1:])  # the first closes nothing
+
+
+def peer(script: str, url: str, steps: int) -> dict[str, Any]:
+    run = subprocess.run(
+        [script, "--url", url, "--episodes", "5", "--steps", str(steps)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise SystemExit(f"peer-browsergym printed no result:\n{run.stdout}\n{run.stderr}")
+    result: dict[str, Any] = json.loads(lines[-1])
+    if "error" in result:
+        raise SystemExit(f"peer-browsergym: {result['error']}")
+    return result
+
+
+def compare(products: int, args: argparse.Namespace) -> bool:
+    """Measure both on the listing of ``products``; print the table; whether all targets
+    were met."""
+    env_id = listing_task(products)
+    reset_ms, text_ms, text_env, _ = measure(env_id, ("axtree",), args.episodes, args.steps)
+    _, full_ms, env, url = measure(
+        env_id, ("axtree", "dom", "screenshot"), args.episodes, args.steps
+    )
+    try:
+        bare_ms = bare_reset(url, args.episodes)
+        theirs = peer(args.peer, url, args.steps)
+    finally:
+        env.close()
+        text_env.close()
+    rows = {
+        "reset": (reset_ms, theirs["reset_median_ms"]),
+        "step (axtree + DOM + screenshot)": (full_ms, theirs["noop_step_median_ms"]),
+        "step (axtree)": (text_ms, theirs["noop_step_median_ms"]),
+    }
+    print(f"\nsearch page listing {products} products ({url})")
+    print(f"{'':34} {'webenv':>9} {'BrowserGym':>11} {'ratio':>7}  target")
+    met = True
+    for name, (ours, other) in rows.items():
+        ratio = other / ours
+        met = met and ratio >= TARGETS[name]
+        target = f">= {TARGETS[name]:.0f}x {'ok' if ratio >= TARGETS[name] else 'MISSED'}"
+        print(f"{name:34} {ours:7.1f}ms {other:9.1f}ms {ratio:6.1f}x  {target}", flush=True)
+    print(f"{'reset, bare Playwright':34} {bare_ms:7.1f}ms", flush=True)
+    return met
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--products", default="24,200", help="listing sizes, comma-separated")
     parser.add_argument("--episodes", type=int, default=10, help="episodes (resets) of webenv")
     parser.add_argument("--steps", type=int, default=5, help="no-op steps per episode, both")
     parser.add_argument("--peer", default=str(PEER), help="the peer-browsergym script")
     args = parser.parse_args()
-
-    reset_ms, text_ms, text_env, _ = measure(("axtree",), args.episodes, args.steps)
-    _, full_ms, env, page = measure(("axtree", "dom", "screenshot"), args.episodes, args.steps)
-    try:
-        run = subprocess.run(
-            [args.peer, "--url", page, "--episodes", "5", "--steps", str(args.steps)],
-            capture_output=True,
-            text=True,
-            timeout=1800,
-            check=False,
-        )
-    finally:
-        env.close()
-        text_env.close()
-    lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise SystemExit(f"peer-browsergym printed no result:\n{run.stdout}\n{run.stderr}")
-    peer = json.loads(lines[-1])
-    if "error" in peer:
-        raise SystemExit(f"peer-browsergym: {peer['error']}")
-    rows = {
-        "reset": (reset_ms, peer["reset_median_ms"]),
-        "step (axtree + DOM + screenshot)": (full_ms, peer["noop_step_median_ms"]),
-        "step (axtree)": (text_ms, peer["noop_step_median_ms"]),
-    }
-    print(f"page: {page}")
-    print(f"{'':34} {'webenv':>9} {'BrowserGym':>11} {'ratio':>7}  target")
-    for name, (ours, theirs) in rows.items():
-        ratio = theirs / ours
-        target = f">= {TARGETS[name]:.0f}x {'ok' if ratio >= TARGETS[name] else 'MISSED'}"
-        print(f"{name:34} {ours:7.1f}ms {theirs:9.1f}ms {ratio:6.1f}x  {target}")
-    print("(BrowserGym always computes axtree, DOM and screenshot; its own delays are off.)")
+    for products in (int(size) for size in args.products.split(",")):
+        compare(products, args)
+    print("\n(BrowserGym always computes axtree, DOM and screenshot; its own delays are off.)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, abort, g, render_template, request, url_for
 
 from .db import get_db
-from .listing import RATING_CHOICES, SORTS, ListingQuery, run_listing, search_scope
+from .listing import PAGE_SIZES, RATING_CHOICES, SORTS, ListingQuery, run_listing, search_scope
 
 bp = Blueprint("catalog", __name__)
 
@@ -55,6 +55,7 @@ def render_listing(
         listing=listing,
         sorts=SORTS,
         rating_choices=RATING_CHOICES,
+        page_sizes=PAGE_SIZES,
         page_url=page_url,
         **extra,
     )

@@ -12,6 +12,8 @@ from werkzeug.datastructures import MultiDict
 from .validation import parse_id
 
 PAGE_SIZE = 24
+#: Page sizes a shopper may choose ("Show … per page"); the first is the default.
+PAGE_SIZES = (PAGE_SIZE, 48, 96, 200)
 
 #: Sort key -> (label shown in the "Sort by" select, SQL ORDER BY clause).
 SORTS: dict[str, tuple[str, str]] = {
@@ -52,6 +54,7 @@ class ListingQuery:
     min_rating: str = ""
     in_stock: bool = False
     page: int = 1
+    per_page: int = PAGE_SIZE
     errors: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -67,6 +70,8 @@ class ListingQuery:
             in_stock=args.get("in_stock") == "1",
         )
         query.page = min(parse_id(args.get("page", "")) or 1, 10_000)
+        per_page = parse_id(args.get("per_page", ""))
+        query.per_page = per_page if per_page in PAGE_SIZES else PAGE_SIZE
         for name in ("min_price", "max_price"):
             if getattr(query, name) and parse_price(getattr(query, name)) is None:
                 query.errors[name] = "Enter a price in dollars, like 25 or 25.99."
@@ -113,12 +118,12 @@ def run_listing(
         where.append(" AND p.stock > 0")
     filtered = "".join(where)
     total = conn.execute(f"SELECT COUNT(*) {filtered}", params).fetchone()[0]
-    pages = max(1, math.ceil(total / PAGE_SIZE))
+    pages = max(1, math.ceil(total / query.per_page))
     page = min(query.page, pages)
     products = conn.execute(
         f"SELECT p.*, c.slug AS category_slug {filtered} ORDER BY {SORTS[query.sort][1]}"
         " LIMIT ? OFFSET ?",
-        [*params, PAGE_SIZE, (page - 1) * PAGE_SIZE],
+        [*params, query.per_page, (page - 1) * query.per_page],
     ).fetchall()
     return Listing(products, total, page, pages, brands)
 

@@ -138,3 +138,17 @@ def test_a_customer_signs_in_searches_and_buys_a_jacket_in_a_size(live_world) ->
     finally:
         conn.close()
     assert row == (product["id"], size, color, 2)
+
+
+def test_a_shopper_shows_200_products_on_one_page(live_world) -> None:
+    world = live_world("shop", seed=0)
+    page = world.new_page()
+    page.goto(world.url("shop") + "/search?q=")
+    expect(page.locator(".results .card")).to_have_count(24)
+    page.get_by_label("Show").select_option("200 per page")
+    page.get_by_role("button", name="Apply filters").click()
+    expect(page.locator(".results .card")).to_have_count(200)
+    expect(page.get_by_label("Show")).to_have_value("200")
+    page.get_by_role("link", name="Next page").click()
+    expect(page.locator(".results .card")).not_to_have_count(0)
+    expect(page.locator(".results .card")).not_to_have_count(24)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
-from webenv.sites.shop.listing import PAGE_SIZE
+from webenv.sites.shop.listing import PAGE_SIZE, PAGE_SIZES
 
 
 def soup(response) -> BeautifulSoup:
@@ -65,6 +65,29 @@ def test_pages_link_to_each_other_and_cover_the_department(shopper) -> None:
     assert soup(second).find("a", string="Previous page")
     assert not set(card_names(first)) & set(card_names(second))
     assert card_prices(first)[-1] <= card_prices(second)[0]
+
+
+@pytest.mark.parametrize("size", PAGE_SIZES)
+def test_a_shopper_chooses_how_many_products_a_page_shows(shopper, size: int) -> None:
+    total = shopper.one("SELECT COUNT(*) FROM products")[0]
+    assert total > max(PAGE_SIZES)
+    first = shopper.get(f"/search?q=&sort=price_asc&per_page={size}")
+    assert len(card_names(first)) == size
+    assert f"page 1 of {-(-total // size)}" in first.text
+    chosen = soup(first).find("select", id="per_page").find("option", selected=True)
+    assert chosen["value"] == str(size)
+    link = soup(first).find("a", string="Next page")
+    assert f"per_page={size}" in link["href"]
+    second = shopper.get(link["href"])
+    assert len(card_names(second)) == min(size, total - size)
+    assert not set(card_names(first)) & set(card_names(second))
+
+
+@pytest.mark.parametrize("value", ["", "7", "-24", "1e9", "200000", "abc", "२४"])
+def test_an_odd_page_size_shows_the_default(shopper, value: str) -> None:
+    response = shopper.get("/search", query_string={"q": "", "per_page": value})
+    assert response.status_code == 200
+    assert len(card_names(response)) == PAGE_SIZE
 
 
 def test_filters_narrow_by_brand_price_rating_and_stock(shopper) -> None:
