@@ -258,6 +258,40 @@ def test_headed_capture_records_real_clicks_and_typing(
     assert record["agent"] == "human"
 
 
+@pytest.mark.parametrize("window", ["headless", "headed"])
+def test_headed_capture_records_enter_and_a_choice_in_a_select(
+    window: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    if window == "headed":
+        request.getfixturevalue("display")
+    with PlaySession("shop.buy_product", 0, out=tmp_path, headless=window == "headless") as session:
+        headed = HeadedPlay(session)
+        assert headed.browser is not None
+        page = headed.browser.page
+        found = elements(session)
+        search = next(e for e in found if e["role"] == "searchbox")
+        page.mouse.click(*center_of(found, search["id"]))  # focuses natively: no step
+        page.keyboard.type("jacket")
+        page.keyboard.press("Enter")  # the typed text, then the key, replayed by the env
+        pump_until(headed, 2)
+        assert "/search?q=jacket" in session.observation["url"]
+
+        show = next(e for e in elements(session) if e["role"] == "combobox" and e["name"] == "Show")
+        page.focus(f'[data-webenv-id="{show["id"]}"]')
+        page.keyboard.press("ArrowDown")  # a closed <select> takes the next option at once
+        pump_until(headed, 3)
+        assert page.input_value(f'[data-webenv-id="{show["id"]}"]') == "48"
+        assert not session.done
+
+    record = read_episode(session.record_path)
+    assert [line["action"] for line in record["step_records"]] == [
+        f'fill("{search["id"]}", "jacket")',
+        f'press("{search["id"]}", "Enter")',
+        f'select_option("{show["id"]}", "48 per page")',
+    ]
+    assert all(line["error"] in ("", None) for line in record["step_records"])
+
+
 def test_play_cli_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "shop.no_such_task", "--seed", "0"]) == 2
     assert "No task template 'shop.no_such_task'" in capsys.readouterr().err
