@@ -48,6 +48,11 @@ root.innerHTML = '<button onclick="this.textContent=\\'Shadow clicked\\'">Shadow
 <button onclick="out.textContent = confirm('Delete it?') ? 'yes' : 'no'">Ask</button>
 <p id="out">none</p>
 """,
+    "leave": """
+<h1>Leave</h1>
+<a href="/controls" onclick="event.preventDefault();
+  if (confirm('Leave this page?')) setTimeout(() => { location.href = this.href; }, 10)">Controls</a>
+""",
     "tabs": """
 <h1>Tabs</h1>
 <a href="/controls" target="_blank">Open controls in a new tab</a>

@@ -108,6 +108,22 @@ def test_a_confirm_dialog_waits_for_the_agent(driver):
     assert AxTree(driver.observe()["axtree"]).find("paragraph").name == "yes"
 
 
+def test_a_navigation_begun_as_the_page_settles_is_waited_for(driver):
+    # Accepting the dialog lets the page's script go to the link's page; the request reaches
+    # the server late (as on a busy machine): the observation must be of the page it leads to.
+    driver.open("leave")
+    cdp = driver.session.page.context.new_cdp_session(driver.session.page)
+    cdp.send("Network.enable")
+    latency = {"offline": False, "latency": 150, "downloadThroughput": -1, "uploadThroughput": -1}
+    cdp.send("Network.emulateNetworkConditions", latency)
+    assert driver.act(f'click("{driver.id_of("link", "Controls")}")') == ""
+    assert driver.session.dialog is not None
+    assert driver.act("dialog_accept()") == ""
+    page = driver.session.settle({"axtree": True})
+    assert page is not None and driver.session.page.url.endswith("/controls")
+    assert AxTree(page["axtree"]).find("heading", "Controls")
+
+
 def test_a_link_to_a_new_tab_opens_and_focuses_it(driver):
     driver.open("tabs")
     assert driver.act(f'click("{driver.id_of("link", "Open controls in a new tab")}")') == ""

@@ -43,8 +43,9 @@ def _run_policy(
     perturb: str | None = None,
 ) -> tuple[float, dict[str, Any]]:
     """Run a generator policy ``policy(task, first_observation)``; return (reward, last info),
-    the info carrying ``policy_steps``, the number of steps taken, and ``events``, every
-    perturbation event.
+    the info carrying ``policy_steps``, the number of steps taken, ``events``, every
+    perturbation event, and ``trail``: each step's action, error and URL, and why the policy
+    stopped (for failure messages).
 
     ``strict``: every action must succeed (oracles); near-misses may stumble. ``perturb``: a
     profile for the episode; the policy then gets past what it meets as the oracle does.
@@ -56,17 +57,19 @@ def _run_policy(
         policy = recovering(policy, env)
     steps = policy(task, observation)
     action = next(steps)
-    taken = 0
+    taken, trail = 0, []
     while True:
         observation, reward, terminated, truncated, info = env.step(action)
         events += info["events"]
         taken += 1
+        trail.append([action[:200], observation["last_action_error"][:300], observation["url"]])
         if strict:
             assert not observation["last_action_error"], observation["last_action_error"]
         if terminated or truncated:
-            return reward, {**info, "policy_steps": taken, "events": events}
+            return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}
         try:
             action = steps.send(observation)
-        except (StopIteration, LookupError):
+        except (StopIteration, LookupError) as stop:
             # The policy is done, or (a near-miss) cannot go on in a page it did not expect.
-            return reward, {**info, "policy_steps": taken, "events": events}
+            trail.append([f"policy stopped: {stop!r}"[:300]])
+            return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}

@@ -37,7 +37,10 @@ def test_oracle_earns_full_reward_in_a_realistic_number_of_steps(task_env, run_p
         reward, info = run_policy(env, seed, oracle)
         steps.append(info["policy_steps"])
         if reward != 1.0:
-            failures[seed] = info.get("check") or info.get("error")
+            failures[seed] = {
+                "check": info.get("check") or info.get("error"),
+                "trail": info["trail"],
+            }
     assert not failures, json.dumps(failures, indent=1)
     if name.startswith("workflows."):
         assert statistics.median(steps) >= 6, steps  # a workflow, not a shortcut
@@ -54,7 +57,11 @@ def test_oracle_gets_past_perturbations(task_env, run_policy, name, profile):
         reward, info = run_policy(env, seed, oracle, strict=False, perturb=profile)
         struck += any(event["what"] == "shown" for event in info["events"])
         if reward != 1.0:
-            failures[seed] = {"check": info.get("check"), "events": info["events"]}
+            failures[seed] = {
+                "check": info.get("check"),
+                "events": info["events"],
+                "trail": info["trail"],
+            }
     assert not failures, json.dumps(failures, indent=1)
     assert struck, "no perturbation met on any seed"
 

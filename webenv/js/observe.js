@@ -371,6 +371,21 @@
   const watcher = new MutationObserver(() => { changes += 1; changedAt = performance.now(); });
   watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   window.addEventListener("load", () => { loadedAt = performance.now(); });
+  // When a navigation away from this document began (the Navigation API's navigate event,
+  // fired as it starts: a link followed once a dialog closes, a script's location change):
+  // the document is about to be replaced, though its request may not have reached the
+  // server yet. Same-document navigations end with navigatesuccess or navigateerror.
+  let leavingAt = null;
+  // How long one settle waits for such a document to be replaced.
+  const LEAVE_MS = 1000;
+  if (window.navigation) {
+    navigation.addEventListener("navigate", (event) => {
+      if (!event.hashChange && !event.downloadRequest) leavingAt = performance.now();
+    });
+    const stay = () => { leavingAt = null; };
+    navigation.addEventListener("navigatesuccess", stay);
+    navigation.addEventListener("navigateerror", stay);
+  }
   function version() {
     if (watcher.takeRecords().length) { changes += 1; changedAt = performance.now(); }
     return `${documentToken}:${changes}`;
@@ -386,12 +401,15 @@
     // machine, where a tick comes late, does not shorten it: as many ticks since the last
     // change as fit in quietMs at a tick per 10 ms for a document seen before, and one for a
     // new one. An `untouched` document (nothing was done to the page) unchanged since then
-    // is settled already.
+    // is settled already. A document being navigated away from is not settled: its
+    // replacement ends this wait (and the caller waits for the next document), for at most
+    // LEAVE_MS of this call (a navigation may end without one: a 204, a download).
     const called = performance.now();
     const current = version();
     const seen = typeof since === "string" && since.split(":")[0] === documentToken;
     const complete = () => document.readyState === "complete";
-    if (untouched && since === current && complete()) return Promise.resolve("complete");
+    const leaving = () => leavingAt !== null && performance.now() - Math.max(leavingAt, called) < LEAVE_MS;
+    if (untouched && since === current && complete() && !leaving()) return Promise.resolve("complete");
     const turns = seen ? Math.ceil(quietMs / 10) : 1;
     return new Promise((resolve) => {
       let ticks = 0;
@@ -401,7 +419,8 @@
         if (changes !== counted) { counted = changes; ticks = 0; }
         const now = performance.now();
         const from = Math.max(changedAt, seen || loadedAt === null ? called : loadedAt);
-        if ((complete() && ticks >= turns && now - from >= quietMs) || now - called >= maxMs) {
+        const quiet = complete() && ticks >= turns && now - from >= quietMs && !leaving();
+        if (quiet || now - called >= maxMs) {
           resolve(document.readyState);
         } else {
           ticks += 1;
