@@ -51,7 +51,8 @@ root.innerHTML = '<button onclick="this.textContent=\\'Shadow clicked\\'">Shadow
     "leave": """
 <h1>Leave</h1>
 <a href="/controls" onclick="event.preventDefault();
-  if (confirm('Leave this page?')) setTimeout(() => { location.href = this.href; }, 10)">Controls</a>
+  if (confirm('Leave this page?'))
+    setTimeout(() => { location.href = this.href; }, 10)">Controls</a>
 """,
     "tabs": """
 <h1>Tabs</h1>
