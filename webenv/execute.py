@@ -53,11 +53,16 @@ def _summarise(error: PlaywrightError) -> str:
     return summary[:500]
 
 
-#: ``[visible, enabled, opens a tab]`` of an element, read at once instead of waiting.
-_STATE_JS = """el => {
+#: The element with an id (searched in open shadow roots and same-origin frames too), as
+#: ``[in the main frame, visible, enabled, opens a tab]``, or null; one round trip, through
+#: the observation script, instead of a locator's several.
+_LOCATE_JS = """bid => {
+  const el = window.__webenv ? window.__webenv.find(bid) : null;
+  if (!el) return null;
   const link = el.closest("a[href][target], area[href][target]");
   const target = link ? link.target : (el.form && el.form.target) || "";
   return [
+    el.ownerDocument === document,
     el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true,
     !(el.disabled || el.getAttribute("aria-disabled") === "true"),
     target !== "" && target !== "_self" && target !== "_parent" && target !== "_top",
@@ -76,22 +81,30 @@ def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[L
     Fails at once rather than waiting out the action timeout for a state that may never come.
     """
     selector = f'[data-webenv-id="{_safe_id(bid)}"]'
-    # The main frame first; same-origin frames carry ids of the same page-wide sequence.
-    for frame in session.page.frames:
-        locator = frame.locator(selector)
-        if locator.count():
-            break
-    else:
+    found = session.page.evaluate(_LOCATE_JS, bid)
+    if found is None:
         raise ActionError(f"No element with id {bid!r} on this page; use an id from the axtree.")
-    element = locator.first
+    in_main_frame, visible, enabled, opens_tab = found
+    if in_main_frame:
+        element = session.page.locator(selector).first
+    else:
+        element = _in_frames(session, selector)
     if not usable:
         return element, False
-    visible, enabled, opens_tab = element.evaluate(_STATE_JS)
     if not visible:
         raise ActionError(f"Element {bid} is not visible; open or scroll to what shows it.")
     if not enabled:
         raise ActionError(f"Element {bid} is disabled.")
     return element, opens_tab
+
+
+def _in_frames(session: Session, selector: str) -> Locator:
+    """The element in a same-origin frame (their ids are of the page's one sequence)."""
+    for frame in session.page.frames[1:]:
+        locator = frame.locator(selector)
+        if locator.count():
+            return locator.first
+    raise ActionError("The element's frame has gone; observe the page again.")
 
 
 def _safe_id(bid: str) -> str:

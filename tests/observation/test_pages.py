@@ -88,6 +88,16 @@ def test_a_covered_element_reports_what_covers_it(driver):
     assert "click failed" in error and "intercepts pointer events" in error
 
 
+def test_a_disabled_or_hidden_element_is_refused_with_the_reason(driver):
+    driver.open("controls")
+    assert "is disabled" in driver.act(f'click("{driver.id_of("button", "Disabled")}")')
+    name = driver.id_of("textbox", "Name")
+    driver.session.page.evaluate("document.getElementById('name').style.display = 'none'")
+    assert "is not visible" in driver.act(f'fill("{name}", "Grace")')
+    assert driver.session.page.evaluate("document.getElementById('name').value") == "Ada"
+    assert "No element with id '4242'" in driver.act('click("4242")')
+
+
 def test_scrolling_reaches_elements_below_the_fold(driver):
     driver.open("scroll")
     assert driver.act("scroll(0, 3000)") == ""
