@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from webenv.cli import main  # noqa: E402
 from webenv.errors import WebEnvError  # noqa: E402
 from webenv.ray import evaluate_ray, ray_options  # noqa: E402
 from webenv.rollout import EpisodeResult  # noqa: E402
+from webenv.scratch import PREFIX, sweep  # noqa: E402
 from webenv.tasks import get_template  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -72,6 +74,10 @@ def test_crashed_and_hung_episodes_are_errors_and_the_rest_complete(
 
     seeds = [0, CRASH_SEED, HANG_SEED, 3]
     streamed: list[EpisodeResult] = []
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env_vars = {"TMPDIR": str(scratch), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    env_vars["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env_vars["PYTHONPATH"]]))
     summary = evaluate_ray(
         [get_template("shop.order_date")],
         "ray_agents:Saboteur",
@@ -81,6 +87,7 @@ def test_crashed_and_hung_episodes_are_errors_and_the_rest_complete(
         step_timeout=12,
         max_steps=2,
         on_result=streamed.append,
+        actor_options={"num_cpus": 1, "runtime_env": {"env_vars": env_vars}},
     )
     by_seed = {r["seed"]: r for r in read_results(tmp_path)}
     assert sorted(by_seed) == seeds
@@ -92,6 +99,13 @@ def test_crashed_and_hung_episodes_are_errors_and_the_rest_complete(
         assert result["error"] is None
         assert result["steps"] == 2 and result["truncated"]
     assert summary["errors"] == 2
+    # The actors kept their files in folders of their own: those of the closed actors are gone,
+    # and those of the killed ones go as soon as no actor of theirs runs.
+    assert [path.name for path in scratch.iterdir() if not path.name.startswith(PREFIX)] == []
+    deadline = time.monotonic() + 30  # a killed actor's process may take a moment to end
+    while sweep(scratch) or (any(scratch.iterdir()) and time.monotonic() < deadline):
+        time.sleep(0.2)
+    assert list(scratch.iterdir()) == []
 
 
 def test_a_misconfigured_actor_stops_the_run_with_its_reason(

@@ -25,6 +25,7 @@ import dataclasses
 import logging
 import os
 import queue
+import shutil
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ import gymnasium as gym
 
 from .errors import WebEnvError
 from .rollout import Episode, EpisodeResult, EvalConfig, Rollouts, failed_episode
+from .scratch import new_scratch, use_scratch
 from .tasks import TaskTemplate
 
 try:
@@ -242,6 +244,10 @@ class EnvActor:
     """
 
     def __init__(self, config: EvalConfig, slots: int = 1):
+        # Temporary files in a folder of the actor's own: removed by close(), or, if the actor
+        # is killed, by the next actor to start on this machine.
+        self._scratch = new_scratch()
+        use_scratch(self._scratch)
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._slots: list[_Slot] = []
         self._fatal: str | None = None
@@ -278,6 +284,7 @@ class EnvActor:
         """Close every env (saving traces) and Chromium, before the actor is killed."""
         for slot in self._slots:
             slot.close()
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
 
 # -- on the driver ---------------------------------------------------------------------------

@@ -12,17 +12,16 @@ it episodes of the template it ran last where it can. The parent watches every w
 
 so the run always ends with a result for every episode. Each worker keeps its temporary
 files (its worlds' databases, Chromium's profile) in a folder of its own, which the parent
-removes when the worker ends, however it ends.
+removes when the worker ends, however it ends (and, if the parent is killed, the next run
+does: :mod:`webenv.scratch`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import shutil
 import signal
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -32,6 +31,7 @@ from typing import Any
 
 from .errors import WebEnvError
 from .rollout import Episode, EpisodeResult, EvalConfig, Rollouts, failed_episode
+from .scratch import new_scratch, use_scratch
 
 #: Default bound on one episode's wall-clock time, in seconds: generous, for slow models.
 DEFAULT_EPISODE_TIMEOUT = 1800.0
@@ -48,7 +48,7 @@ def worker_main(conn: Connection, config: EvalConfig, scratch: str | None = None
     starts)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     if scratch is not None:
-        os.environ["TMPDIR"] = tempfile.tempdir = scratch
+        use_scratch(scratch)
     try:
         rollouts = Rollouts(config)
     except Exception as error:
@@ -75,7 +75,7 @@ class _Worker:
     def __init__(self, context: Any, config: EvalConfig, retry: Episode | None = None):
         self.conn, child = context.Pipe()
         #: The worker's temporary files, removed by :meth:`kill` (a killed worker cannot).
-        self.scratch = tempfile.mkdtemp(prefix="webenv-worker-")
+        self.scratch = new_scratch()
         self.process: BaseProcess = context.Process(
             target=worker_main,
             args=(child, config, self.scratch),
