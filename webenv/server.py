@@ -7,6 +7,8 @@ requests in flight so that the env can wait for the page to settle without sleep
 
 from __future__ import annotations
 
+import selectors
+import socket
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -38,8 +40,10 @@ class SiteServer:
             host, port, self._dispatch, threaded=True, request_handler=_QuietHandler
         )
         self.port = self._server.server_port
+        self._stopping = False
+        self._wake, self._waker = socket.socketpair()
         self._thread = threading.Thread(
-            target=self._server.serve_forever, name=f"webenv-server-{self.port}", daemon=True
+            target=self._serve, name=f"webenv-server-{self.port}", daemon=True
         )
         self._thread.start()
 
@@ -67,9 +71,22 @@ class SiteServer:
     def close(self) -> None:
         """Stop serving; safe to call twice."""
         if self._thread.is_alive():
-            self._server.shutdown()
+            self._stopping = True
+            self._waker.send(b"\0")
             self._thread.join()
         self._server.server_close()
+        self._wake.close()
+        self._waker.close()
+
+    def _serve(self) -> None:
+        """Accept connections until :meth:`close`, which wakes the loop at once (werkzeug's
+        ``serve_forever`` would notice only at its next poll, up to half a second later)."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._server, selectors.EVENT_READ)
+            selector.register(self._wake, selectors.EVENT_READ)
+            while not self._stopping:
+                if any(key.fileobj is self._server for key, _ in selector.select()):
+                    self._server.handle_request()  # ready, so it does not block
 
     def _dispatch(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         with self._idle:
