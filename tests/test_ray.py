@@ -27,20 +27,21 @@ from webenv.tasks import get_template  # noqa: E402
 
 HERE = Path(__file__).parent
 TEMPLATES = ("shop.cheapest_by_brand", "shop.order_date")
+#: For the actors, which import ``ray_agents`` from this folder.
+PYTHONPATH = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     """One local Ray for the module (starting one takes seconds); the actors, like this
     process, can import ``ray_agents`` from this folder."""
-    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
     sys.path.insert(0, str(HERE))
     ray.init(
         address="local",  # a new Ray, whatever else runs on the machine
         num_cpus=2,
         include_dashboard=False,
         logging_level=logging.WARNING,
-        runtime_env={"env_vars": {"PYTHONPATH": path}},
+        runtime_env={"env_vars": {"PYTHONPATH": PYTHONPATH}},
     )
     yield
     ray.shutdown()
@@ -76,8 +77,7 @@ def test_crashed_and_hung_episodes_are_errors_and_the_rest_complete(
     streamed: list[EpisodeResult] = []
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    env_vars = {"TMPDIR": str(scratch), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
-    env_vars["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env_vars["PYTHONPATH"]]))
+    env_vars = {"TMPDIR": str(scratch), "PYTHONPATH": PYTHONPATH}
     summary = evaluate_ray(
         [get_template("shop.order_date")],
         "ray_agents:Saboteur",

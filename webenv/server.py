@@ -40,7 +40,6 @@ class SiteServer:
             host, port, self._dispatch, threaded=True, request_handler=_QuietHandler
         )
         self.port = self._server.server_port
-        self._stopping = False
         self._wake, self._waker = socket.socketpair()
         self._thread = threading.Thread(
             target=self._serve, name=f"webenv-server-{self.port}", daemon=True
@@ -71,7 +70,6 @@ class SiteServer:
     def close(self) -> None:
         """Stop serving; safe to call twice."""
         if self._thread.is_alive():
-            self._stopping = True
             self._waker.send(b"\0")
             self._thread.join()
         self._server.server_close()
@@ -84,9 +82,11 @@ class SiteServer:
         with selectors.DefaultSelector() as selector:
             selector.register(self._server, selectors.EVENT_READ)
             selector.register(self._wake, selectors.EVENT_READ)
-            while not self._stopping:
-                if any(key.fileobj is self._server for key, _ in selector.select()):
-                    self._server.handle_request()  # ready, so it does not block
+            while True:
+                ready = {key.fileobj for key, _ in selector.select()}
+                if self._wake in ready:
+                    return
+                self._server.handle_request()  # ready, so it does not block
 
     def _dispatch(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         with self._idle:
