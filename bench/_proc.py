@@ -50,13 +50,67 @@ def memory_kb(pid: int) -> tuple[int, int]:
     return (fields.get("Rss", 0), fields.get("Pss", 0))
 
 
+def _cpu(pid: int) -> tuple[float, int]:
+    """User and system CPU seconds of one process, and when it started (in clock ticks after
+    boot: with the pid, it names the process even once the pid is reused); OSError if it is
+    gone."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / _TICKS, int(fields[19])
+
+
 def cpu_seconds(root: int) -> float:
     """User and system CPU time of ``root`` and every live process below it."""
-    total = 0
+    total = 0.0
     for pid in descendants(root):
         try:
-            fields = _stat(pid)
+            total += _cpu(pid)[0]
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / _TICKS
+    return total
+
+
+def kind(pid: int, python: int) -> str:
+    """What a process of an env's tree is: ``python`` (the pid given), Playwright's
+    ``driver``, or a Chromium process by its ``--type`` (``renderer``, ``gpu``, ``utility``;
+    ``browser`` for the main one and its zygotes)."""
+    if pid == python:
+        return "python"
+    try:
+        # Chromium rewrites its children's command lines into one string: split on spaces too.
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return "other"
+    args = cmdline.replace("\0", " ").split() or [""]
+    types = [arg.removeprefix("--type=") for arg in args if arg.startswith("--type=")]
+    if types:
+        return {"gpu-process": "gpu", "zygote": "browser"}.get(types[0], types[0])
+    program = Path(args[0]).name
+    if program == "node" or "playwright" in args[0]:
+        return "driver"
+    return "browser" if "chrom" in program else "other"
+
+
+class CpuByKind:
+    """CPU seconds of a process tree, summed by :func:`kind`, over every process seen.
+
+    A process's CPU is read at each :meth:`sample`; one that has ended keeps the last value
+    read, so what it spent after that sample is missed (sample often)."""
+
+    def __init__(self, root: int):
+        self.root = root
+        self._seen: dict[tuple[int, int], tuple[str, float]] = {}
+
+    def sample(self) -> None:
+        for pid in descendants(self.root):
+            try:
+                cpu, started = _cpu(pid)
+            except OSError:
+                continue
+            known = self._seen.get((pid, started))
+            self._seen[pid, started] = (known[0] if known else kind(pid, self.root), cpu)
+
+    def totals(self) -> dict[str, float]:
+        totals: dict[str, float] = {}
+        for name, cpu in self._seen.values():
+            totals[name] = totals.get(name, 0.0) + cpu
+        return totals

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+from _bare import bare_reset
 
 import webenv  # noqa: F401  (registers the ids)
-from webenv.browser import acquire_browser, release_browser
 from webenv.registration import register_envs
 from webenv.tasks import env_id, get_template, register
 
@@ -68,28 +68,6 @@ def measure(
             noops.append(time.perf_counter() - started)
     reset_ms, noop_ms = (1000 * statistics.median(times) for times in (resets, noops))
     return reset_ms, noop_ms, env, observation["url"]
-
-
-def bare_reset(url: str, episodes: int) -> float:
-    """Median ms of bare Playwright's reset of ``url``: the last context closed, a new
-    context and tab, the page loaded and its accessibility snapshot read."""
-    browser = acquire_browser()
-    times, context = [], None
-    try:
-        for _ in range(episodes + 1):
-            started = time.perf_counter()
-            if context is not None:
-                context.close()
-            context = browser.new_context(viewport={"width": 1280, "height": 720})
-            page = context.new_page()
-            page.goto(url, wait_until="load")
-            page.locator("body").aria_snapshot()
-            times.append(time.perf_counter() - started)
-    finally:
-        if context is not None:
-            context.close()
-        release_browser(browser)
-    return 1000 * statistics.median(times[1:])  # the first closes nothing
 
 
 def peer(script: str, url: str, steps: int) -> dict[str, Any]:
