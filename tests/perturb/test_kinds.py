@@ -81,6 +81,19 @@ def test_a_code_sent_to_the_mailbox_gets_past_the_verification(browser):
         assert reward == 0.0 and "shown" in what(events, "walls.verify_code")
 
 
+def test_a_failed_page_whose_address_has_a_fragment_is_loaded_again(browser):
+    # The mailbox's links to a message end in #message-N: going to that very address again
+    # would only scroll the error page, so the page is loaded again without the fragment.
+    with gym.make(
+        "webenv/workflows.reply_with_tracking-v0", timeouts=QUICK, max_episode_steps=40
+    ) as workflow:
+        reward, events, info = run(workflow, "links.server_error", 0, recover=True)
+    failed = [event for event in events if event["kind"] == "links.server_error"]
+    assert failed[0]["what"] == "shown" and failed[0]["path"].startswith("/thread/"), events
+    assert "recovered" in what(events, "links.server_error")
+    assert reward == 1.0, info.get("check")
+
+
 @pytest.mark.parametrize(
     "kind",
     [

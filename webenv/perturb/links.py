@@ -101,7 +101,9 @@ class ServerError(Kind):
         self, active: Active, observation: Mapping[str, Any], last_action: str
     ) -> str | None:
         if active.pending:
-            return f"goto({observation['url']!r})"
+            # Without its fragment: going to the very address, fragment and all, would only
+            # scroll the error page, not load the page again.
+            return f"goto({observation['url'].split('#')[0]!r})"
         return None
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import gymnasium as gym
 
-from ..errors import WebEnvError
 from ..tasks import Moves, Oracle, Task
 
 Policy = Callable[[Task, Mapping[str, Any]], Oracle]
@@ -32,7 +31,9 @@ def recovering(policy: Policy, env: gym.Env[Any, Any]) -> Policy:
                 return observation
             observation = yield action
             last_action = action
-        raise WebEnvError(f"Could not get past a perturbation: {perturber.log.events}")
+        # The oracle's own failure in this episode (recorded as its error by an evaluation,
+        # which goes on), not a misconfigured run (a WebEnvError, which stops it).
+        raise RuntimeError(f"Could not get past a perturbation: {perturber.log.events}")
 
     def wrapped(task: Task, observation: Mapping[str, Any]) -> Oracle:
         observation = yield from clear(observation, "")
