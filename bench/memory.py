@@ -1,8 +1,9 @@
-"""Memory per env: N envs in one process, sharing its one Chromium, after a reset on the shop.
+"""Memory per env: N envs of webenv's vector env (one process, one Chromium), after a reset.
 
-For each N, a fresh Python process makes N envs (one seed each), resets them all, takes one
-step in each, and then sums the memory of itself and every process below it (Playwright's
-node driver, Chromium's browser, GPU, network and renderer processes). RSS counts a page
+For each N, a fresh Python process makes a vector env of N envs on the shop
+(``gym.make_vec``), resets them (one seed each), takes one step in each, and then sums the
+memory of itself and every process below it (Playwright's node driver, Chromium's browser,
+GPU, network and renderer processes). RSS counts a page
 shared by several processes once per process, so N renderers of the same binary look far
 bigger than they are; PSS (``/proc/<pid>/smaps_rollup``) splits each shared page between the
 processes that share it, so its sum is what the envs really cost. Both are printed, divided
@@ -30,16 +31,14 @@ def measure(n: int, task: str) -> dict[str, float]:
 
     import webenv  # noqa: F401  (registers the ids)
 
-    envs = [gym.make(f"webenv/{task}-v0") for _ in range(n)]
+    envs = gym.make_vec(f"webenv/{task}-v0", num_envs=n)
     try:
-        for seed, env in enumerate(envs):
-            env.reset(seed=seed)
-            env.step("scroll(0, 300)")
+        envs.reset(seed=0)
+        envs.step(["scroll(0, 300)"] * n)
         pids = descendants(os.getpid())
         rss, pss = map(sum, zip(*(memory_kb(pid) for pid in pids), strict=True))
     finally:
-        for env in envs:
-            env.close()
+        envs.close()
     return {"n": n, "processes": len(pids), "rss": rss, "pss": pss}
 
 

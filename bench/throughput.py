@@ -6,6 +6,8 @@ Two ways to run N envs at once:
 
 - ``vector``: Gymnasium's async vector env (``gymnasium.make_vec(..., vectorization_mode=
   "async")``), N worker processes stepped in lockstep, as a training loop uses them;
+- ``native``: webenv's own vector env (``gymnasium.make_vec(...)``), N envs of one process
+  and one Chromium stepped at once, in lockstep too;
 - ``processes``: N independent ``spawn`` processes, each stepping as fast as it can, as the
   evaluation workers do.
 
@@ -15,12 +17,13 @@ time (of every process involved: Python, Playwright's driver, Chromium) per step
 of C cores cannot step faster than C / (CPU per step), whatever N: the last line gives that
 ceiling as a ratio to one env, so that a shortfall can be told from a busy machine.
 
-    python bench/throughput.py [--sizes 1,2,4,8] [--seconds 10] [--mode vector,processes]
+    python bench/throughput.py [--sizes 1,2,4,8] [--seconds 10] [--mode vector,native,processes]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import os
 import time
@@ -51,15 +54,19 @@ def clicks(observations: dict[str, Any], name: str) -> list[str]:
     return [click(tree, name) for tree in observations["axtree"]]
 
 
-def run_vector(n: int, seconds: float) -> tuple[float, float]:
-    """Steps/s of ``n`` envs in an async vector env, stepped together; CPU s per step."""
-    envs = gym.make_vec(
-        TASK,
-        num_envs=n,
-        vectorization_mode="async",
-        vector_kwargs={"shared_memory": False, "context": "spawn"},
-        max_episode_steps=1_000_000,
-    )
+def run_vector(n: int, seconds: float, mode: str = "async") -> tuple[float, float]:
+    """Steps/s of ``n`` envs in an async vector env (or webenv's own, ``mode="native"``),
+    stepped together; CPU s per step."""
+    if mode == "native":
+        envs = gym.make_vec(TASK, num_envs=n, max_episode_steps=1_000_000)
+    else:
+        envs = gym.make_vec(
+            TASK,
+            num_envs=n,
+            vectorization_mode="async",
+            vector_kwargs={"shared_memory": False, "context": "spawn"},
+            max_episode_steps=1_000_000,
+        )
     try:
         observations, _ = envs.reset(seed=list(range(n)))
         names = targets(observations["axtree"][0])
@@ -115,10 +122,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,2,4,8", help="numbers of envs, comma-separated")
     parser.add_argument("--seconds", type=float, default=10.0, help="timed stepping per size")
-    parser.add_argument("--mode", default="vector", help="vector, processes, or both: a,b")
+    parser.add_argument("--mode", default="vector", help="vector, native or processes; or a,b")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
-    runners = {"vector": run_vector, "processes": run_processes}
+    runners = {
+        "vector": run_vector,
+        "native": functools.partial(run_vector, mode="native"),
+        "processes": run_processes,
+    }
     modes = args.mode.split(",")
     unknown = set(modes) - set(runners)
     if unknown:

@@ -51,3 +51,18 @@ def in_thread(body: Callable[[], Any], limit: float = 300) -> Any:
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")
+
+
+def chromium_pids() -> set[int]:
+    """Chromium browser processes descended from this process: not its helpers (--type=…)
+    nor a launcher script around it."""
+
+    def browser(command: bytes) -> bool:
+        program = command.split(b"\0", 1)[0]
+        return (
+            b"remote-debugging-pipe" in command
+            and b"--type=" not in command
+            and Path(program.decode(errors="replace")).name not in ("sh", "bash", "dash")
+        )
+
+    return {pid for pid, command in descendants().items() if browser(command)}

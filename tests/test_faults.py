@@ -9,28 +9,12 @@ from __future__ import annotations
 import os
 import signal
 import socket
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 
 import webenv  # noqa: F401
-from tests.processes import descendants, in_thread
-
-
-def chromium_pids() -> set[int]:
-    """Chromium browser processes descended from this process: not its helpers (--type=…)
-    nor a launcher script around it."""
-
-    def browser(command: bytes) -> bool:
-        program = command.split(b"\0", 1)[0]
-        return (
-            b"remote-debugging-pipe" in command
-            and b"--type=" not in command
-            and Path(program.decode(errors="replace")).name not in ("sh", "bash", "dash")
-        )
-
-    return {pid for pid, command in descendants().items() if browser(command)}
+from tests.processes import chromium_pids, in_thread
 
 
 def test_a_killed_browser_ends_the_step_and_the_next_reset_recovers():

@@ -386,8 +386,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     def _take_next(self) -> Blank | None:
         """The context :meth:`_prepare_next` opened, if it is still good for this browser."""
         ahead, self._next = self._next, None
-        if ahead is None:
-            return None
+        if ahead is None or not ahead.browser.is_connected():
+            return None  # (a crashed browser may never answer the calls it was making)
         try:
             context, page = ahead.result()
         except PlaywrightError:

@@ -21,6 +21,7 @@ def register_envs() -> list[str]:
             gym.register(
                 name,
                 entry_point="webenv.env:WebEnv",
+                vector_entry_point="webenv.vector:WebVectorEnv",
                 kwargs={"task": template.name},
                 max_episode_steps=template.max_steps + RECOVERY_STEPS,
             )

@@ -267,11 +267,19 @@ class Session:
             if self._server_idle is not None and not self._server_idle(0):
                 # A request is still being served (a fetch, a late navigation): wait for it,
                 # then settle and look again.
-                self._server_idle(max(0.0, deadline - time.monotonic()))
+                self._wait_for_server(max(0.0, deadline - time.monotonic()))
                 continue
             if page is self.page:
                 return result
         return result
+
+    def _wait_for_server(self, seconds: float) -> None:
+        """Wait until our server has no request in flight, for at most ``seconds``: in a
+        thread of Playwright's event loop, so that the browser calls of other envs of this
+        thread (a :class:`~webenv.vector.WebVectorEnv`'s, each in a greenlet) go on
+        meanwhile."""
+        loop = self.page._loop  # type: ignore[attr-defined]
+        self.page._sync(loop.run_in_executor(None, self._server_idle, seconds))  # type: ignore[attr-defined]
 
     def _evaluate(self, page: Page, script: str, arg: Any) -> list[Any]:
         """``[page.evaluate(script, arg)]``, or ``[]`` when a dialog opened first: a dialog (a
