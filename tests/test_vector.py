@@ -107,7 +107,7 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
         envs = gym.make_vec("webenv/shop.cheapest_by_brand-v0", num_envs=2)
         try:
             _, infos = envs.reset(seed=[3, 4])
-            cheapest = infos["task"]["params"]["price_cents"][0]
+            cheapest = infos["task"][0]["params"]["price_cents"]
             answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
             return [envs.step([answer, "noop()"]), envs.step(["noop()", "noop()"])]
         finally:
@@ -122,6 +122,24 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
     assert list(observations["last_action"]) == ["", "noop()"]
     assert list(rewards) == [0.0, 0.0] and not terminated.any() and not truncated.any()
     assert list(infos["_task"]) == [True, False]  # a reset's info, for the first env only
+
+
+def test_infos_keep_each_task_whole():
+    # The two tasks' parameters differ in shape (one has a decoy size, one has none), which
+    # Gymnasium's key-by-key batching of infos cannot hold.
+    def body() -> tuple[Any, Any]:
+        envs = gym.make_vec("webenv/shop.buy_missing_product-v0", num_envs=2)
+        try:
+            _, infos = envs.reset(seed=[200, 201])
+            return infos, envs.unwrapped.envs[1].unwrapped.task.to_dict()
+        finally:
+            envs.close()
+
+    infos, second = in_thread(body)
+    assert list(infos["_task"]) == [True, True]
+    assert infos["task"][0]["params"]["real"]["decoy"] is None
+    assert infos["task"][1] == second and second["params"]["real"]["decoy"]
+    assert list(infos["seed"]) == [200, 201]
 
 
 def test_a_killed_browser_truncates_the_envs_and_their_next_step_relaunches_it():

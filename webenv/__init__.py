@@ -7,6 +7,8 @@
 
     env = gym.make("webenv/shop.buy_product-v0", observe=("axtree", "screenshot"))
     observation, info = env.reset(seed=0)
+
+    envs = gym.make_vec("webenv/shop.buy_product-v0", num_envs=8)  # a WebVectorEnv
 """
 
 from .actions import describe as describe_actions
@@ -14,6 +16,7 @@ from .env import WebEnv
 from .errors import ActionError, BrowserNotFoundError, UnknownTaskError, WebEnvError
 from .registration import register_envs
 from .tasks import Answer, CheckResult, Checks, Condition, Task, TaskTemplate, register, templates
+from .vector import WebVectorEnv
 
 __version__ = "0.1.0"
 
@@ -29,6 +32,7 @@ __all__ = [
     "UnknownTaskError",
     "WebEnv",
     "WebEnvError",
+    "WebVectorEnv",
     "__version__",
     "describe_actions",
     "register",

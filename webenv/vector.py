@@ -153,6 +153,22 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
 
     # -- inside ---------------------------------------------------------------------------
 
+    def _add_info(
+        self, vector_infos: dict[str, Any], env_info: dict[str, Any], env_num: int
+    ) -> dict[str, Any]:
+        """Gymnasium's batching of infos (a key's values in an array, ``_key`` saying which
+        envs have one), except that the task's description is kept whole: ``infos["task"][i]``
+        is env ``i``'s dict. Its parameters differ in shape from one task to the next (a
+        value here, a dict there), which Gymnasium's key-by-key batching cannot hold."""
+        task = env_info.get("task")
+        rest = {key: value for key, value in env_info.items() if key != "task"}
+        vector_infos = super()._add_info(vector_infos, rest, env_num)
+        if task is not None:
+            tasks = vector_infos.setdefault("task", np.full(self.num_envs, None, dtype=object))
+            present = vector_infos.setdefault("_task", np.zeros(self.num_envs, dtype=np.bool_))
+            tasks[env_num], present[env_num] = task, True
+        return vector_infos
+
     def _batch(self, observations: list[Any]) -> Any:
         """The envs' observations as one batch; an env not reset keeps its last one."""
         for i, observation in enumerate(observations):
@@ -180,7 +196,8 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
 
     def _concurrently(self, calls: list[Callable[[], T]]) -> list[T]:
         """Run ``calls`` (the envs' resets and steps) at the same time; their results, in
-        order, once all have ended; then the first error, if any raised one."""
+        order, once all have ended. If one raised, its error is raised then, after the others
+        have taken their steps (whose results are lost: reset before going on)."""
         browser = self._browser_up()
         running = [Ahead(browser, call) for call in calls]
         results: list[Any] = []
