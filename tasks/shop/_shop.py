@@ -34,7 +34,8 @@ def pick_item(
     world: World, rng: random.Random, exclude: Iterable[int] = (), min_stock: int = 3
 ) -> dict[str, Any]:
     """A purchasable product and a choice of its options: ``{product_id, name, size, color}``,
-    plus ``decoy``: the same product with another option, for near-misses (or None)."""
+    plus ``decoy``: the same product with another option, for near-misses (empty when it has
+    none; a dict either way, so that every instance's parameters have the same shape)."""
     rows = world.query(
         "shop", "SELECT id, name FROM products WHERE stock >= ? ORDER BY id", (min_stock,)
     )
@@ -47,7 +48,7 @@ def pick_item(
         "size": rng.choice(options["size"]) if options["size"] else None,
         "color": rng.choice(options["color"]) if options["color"] else None,
     }
-    item["decoy"] = None
+    item["decoy"] = {}
     for kind in ("size", "color"):
         others = [value for value in options[kind] if value != item[kind]]
         if item[kind] and others:

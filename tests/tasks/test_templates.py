@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from gymnasium.vector import VectorEnv
 
 from webenv.agents import RandomAgent
 from webenv.tasks import Task, TaskTemplate, templates
@@ -119,6 +120,28 @@ def test_every_phrasing_names_every_checked_value(name):
                     assert str(value) in goal, (seed, value, goal)
     finally:
         world.close()
+
+
+class _Infos(VectorEnv):
+    """Just Gymnasium's batching of infos, as its vector envs do it."""
+
+    num_envs = len(ORACLE_SEEDS)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_task_infos_batch_in_gymnasium_vector_envs(name):
+    # Gymnasium's vector envs batch infos key by key: no key of a task's description may hold
+    # a dict in one instance of the template and something else in another.
+    template: TaskTemplate = templates()[name]
+    world, infos = World(template.sites), {}
+    try:
+        for index, seed in enumerate(ORACLE_SEEDS):
+            world.restore(seed)
+            task = template.instantiate(seed, world).to_dict()
+            infos = _Infos()._add_info(infos, {"task": task}, index)
+    finally:
+        world.close()
+    assert infos["_task"].all()
 
 
 @pytest.mark.parametrize("name", ALL)
