@@ -16,7 +16,6 @@ by the N Chromiums split N ways. PSS also splits with any other Chromium on the 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import multiprocessing
@@ -27,6 +26,7 @@ import time
 import traceback
 from typing import Any
 
+from _cli import chosen_modes, machine, stepping_parser
 from _proc import cpu_seconds, descendants, memory_kb
 from playwright.async_api import Browser, Page, ViewportSize, async_playwright
 from playwright.sync_api import Page as SyncPage
@@ -196,20 +196,13 @@ def run_processes(n: int, seconds: float) -> Result:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1,4,8", help="numbers of envs, comma-separated")
-    parser.add_argument("--seconds", type=float, default=10.0, help="timed stepping per size")
-    parser.add_argument("--mode", default="native,processes", help="native, processes or both")
+    parser = stepping_parser(__doc__.splitlines()[0], "1,4,8", "native,processes")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     runners = {"native": run_native, "processes": run_processes}
-    modes = args.mode.split(",")
-    unknown = set(modes) - set(runners)
-    if unknown:
-        parser.error(f"unknown mode(s) {sorted(unknown)}; choose from {sorted(runners)}")
+    modes = chosen_modes(parser, args.mode, runners)
 
-    cores = len(os.sched_getaffinity(0))
-    print(f"{cores} CPUs, load {os.getloadavg()[0]:.1f}; {args.seconds:g} s of stepping per size")
+    print(machine(args.seconds))
     table: dict[str, dict[int, Result]] = {}
     for mode in modes:
         print(f"\n{mode}\n  N   steps/s  vs N=1  CPU s/step  PSS/env MB  RSS/env MB")

@@ -22,7 +22,6 @@ ceiling as a ratio to one env, so that a shortfall can be told from a busy machi
 
 from __future__ import annotations
 
-import argparse
 import functools
 import multiprocessing
 import os
@@ -30,6 +29,7 @@ import time
 from typing import Any
 
 import gymnasium as gym
+from _cli import chosen_modes, machine, stepping_parser
 from _proc import cpu_seconds
 
 import webenv  # noqa: F401  (registers the ids)
@@ -119,10 +119,7 @@ def run_processes(n: int, seconds: float) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1,2,4,8", help="numbers of envs, comma-separated")
-    parser.add_argument("--seconds", type=float, default=10.0, help="timed stepping per size")
-    parser.add_argument("--mode", default="vector", help="vector, native or processes; or a,b")
+    parser = stepping_parser(__doc__.splitlines()[0], "1,2,4,8", "vector")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     runners = {
@@ -130,13 +127,10 @@ def main() -> None:
         "native": functools.partial(run_vector, mode="native"),
         "processes": run_processes,
     }
-    modes = args.mode.split(",")
-    unknown = set(modes) - set(runners)
-    if unknown:
-        parser.error(f"unknown mode(s) {sorted(unknown)}; choose from {sorted(runners)}")
+    modes = chosen_modes(parser, args.mode, runners)
 
     cores = len(os.sched_getaffinity(0))
-    print(f"{cores} CPUs, load {os.getloadavg()[0]:.1f}; {args.seconds:g} s of stepping per size")
+    print(machine(args.seconds))
     for mode in modes:
         print(f"\n{mode}\n{'N':>3} {'steps/s':>9} {'per env':>9} {'vs N=1':>7} {'CPU s/step':>11}")
         base = base_cpu = None
