@@ -158,8 +158,8 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     ) -> dict[str, Any]:
         """Gymnasium's batching of infos (a key's values in an array, ``_key`` saying which
         envs have one), except that the task's description is kept whole: ``infos["task"][i]``
-        is env ``i``'s dict. Its parameters differ in shape from one task to the next (a
-        value here, a dict there), which Gymnasium's key-by-key batching cannot hold."""
+        is env ``i``'s dict, rather than its parameters split key by key into arrays and masks
+        (they differ from one task to the next)."""
         task = env_info.get("task")
         rest = {key: value for key, value in env_info.items() if key != "task"}
         vector_infos = super()._add_info(vector_infos, rest, env_num)
