@@ -200,8 +200,9 @@ def test_waiting_for_the_site_server_lets_other_browser_calls_go_on():
         gate = threading.Event()
         server = SiteServer({"shop": make_app("shop", gate)})
         browser = acquire_browser()
-        session = Session(browser, [server.url("shop")], now=datetime(2026, 1, 1))
-        session._server_idle = server.wait_idle
+        session = Session(
+            browser, [server.url("shop")], now=datetime(2026, 1, 1), server_idle=server.wait_idle
+        )
         other = browser.new_page()
         request = threading.Thread(
             target=fetch, args=(f"http://127.0.0.1:{server.port}/", f"shop.localhost:{server.port}")
