@@ -3,15 +3,27 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint setup chromium test-tools clean
+.PHONY: demo test test-full test-unit lint setup chromium test-tools clean
 
 ## Run the oracle over every built-in task and print the success table.
 demo: setup
 	$(BIN)/webenv eval --agent oracle --tasks '*' --episodes 2 --out runs/demo
 
-## Run the whole test suite (real Chromium, real Flask, real SQLite).
+# Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
+PYTEST := $(BIN)/pytest -n 2 --dist loadgroup
+
+## The test suite (real Chromium, real Flask, real SQLite): the unit and browser tiers, and this
+## run's slice of the full matrix (its seed is printed; WEBENV_TEST_SEED=N repeats a run).
 test: setup test-tools
-	$(BIN)/pytest -n 2 --durations=25
+	$(PYTEST) -m "not suite" --durations=15
+
+## Everything, the full matrix of templates, seeds and profiles included.
+test-full: setup test-tools
+	$(PYTEST) --durations=25
+
+## The tests that need no browser (seconds).
+test-unit: setup
+	$(BIN)/pytest -n 2 -m unit
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy

@@ -1,10 +1,22 @@
-"""Shared fixtures: one Chromium for the session, and live worlds served on loopback."""
+"""Shared fixtures (one Chromium for the session, live worlds served on loopback) and the
+suite's tiers.
+
+Tiers, as markers that this file sets on every test (see the README's Tests section):
+
+- ``unit``: needs no browser (Flask's test client, SQLite, parsing). A unit test that tries to
+  launch Chromium fails and says to ask for the ``browser`` fixture.
+- ``browser``: real Chromium: every test whose fixtures include ``browser``.
+- ``suite``: the full matrix (every template on many fixed seeds and profiles), marked as such by
+  the tests themselves; ``make test`` runs a slice of it chosen by the run seed
+  (tests/rotation.py), ``make test-full`` all of it.
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -13,9 +25,59 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page
 from webenv.sites.common import Persona
 
+import webenv.browser
+from tests import rotation
 from webenv.browser import acquire_browser, release_browser
+from webenv.perturb.base import TIME_SCALE_VARIABLE
 from webenv.server import SiteServer
 from webenv.world import World
+
+RUN_SEED = rotation.run_seed()  # here, before pytest-xdist starts its workers
+#: The perturbations' delays at a hundredth of their pace (tests that need the real pace set
+#: it back to 1: tests/tasks/test_kinds_everywhere.py).
+os.environ.setdefault(TIME_SCALE_VARIABLE, "0.01")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return (
+        f"webenv test seed: {RUN_SEED} (repeat this run with "
+        f"{rotation.VARIABLE}={RUN_SEED}; its episode seeds: {rotation.pool()})"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("suite") is None:
+            tier = "browser" if "browser" in getattr(item, "fixturenames", ()) else "unit"
+            item.add_marker(tier)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if exitstatus not in (0, 5):
+        terminalreporter.write_line(
+            f"webenv test seed: {RUN_SEED}: {rotation.VARIABLE}={RUN_SEED} repeats this run"
+        )
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_launch_no_browser(request: pytest.FixtureRequest) -> Iterator[None]:
+    if request.node.get_closest_marker("unit") is None:
+        yield
+        return
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(
+            "a unit test launched Chromium: ask for the `browser` fixture to make it a browser test"
+        )
+
+    patch = pytest.MonkeyPatch()
+    for module in list(sys.modules.values()):
+        if getattr(module, "acquire_browser", None) is webenv.browser.acquire_browser:
+            patch.setattr(module, "acquire_browser", refuse)
+    try:
+        yield
+    finally:
+        patch.undo()
 
 
 @pytest.fixture

@@ -21,19 +21,48 @@ def env(browser):
     env.close()
 
 
+#: One template per site (and a cross-site workflow) for Gymnasium's checker in every run.
+CHECKED = {
+    "shop": "webenv/shop.buy_product-v0",
+    "mail": "webenv/mail.archive_from_sender-v0",
+    "forms": "webenv/forms.change_address-v0",
+    "workflows": "webenv/workflows.reply_with_tracking-v0",
+}
+
+
+@pytest.mark.parametrize("observe", [(key,) for key in OPTIONAL_KEYS] + [OPTIONAL_KEYS])
+@pytest.mark.parametrize("env_id", CHECKED.values(), ids=CHECKED.keys())
+def test_every_site_passes_gymnasiums_checker_in_every_observation_mode(browser, env_id, observe):
+    env = gym.make(env_id, observe=observe, render_mode="rgb_array")
+    try:
+        check_env(env.unwrapped)
+    finally:
+        env.close()
+
+
+def test_every_site_has_a_checked_template():
+    assert {name.split("/")[1].split(".")[0] for name in ALL_IDS} == set(CHECKED)
+
+
+@pytest.mark.parametrize("env_id", ALL_IDS)
+def test_every_registered_env_makes_with_the_spaces_it_promises(env_id):
+    # No browser: the spaces, the time limit and the task are set up at make.
+    env = gym.make(env_id, observe=OPTIONAL_KEYS)
+    try:
+        assert env.spec is not None and env.spec.max_episode_steps
+        assert set(env.observation_space.spaces) >= {"goal", "url", *OPTIONAL_KEYS}
+        assert env.action_space.contains('click("1")')
+        assert env.unwrapped.template.name == env_id.split("/")[1].rsplit("-v", 1)[0]
+    finally:
+        env.close()
+
+
+@pytest.mark.suite
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_every_registered_env_passes_gymnasiums_checker(browser, env_id):
     env = gym.make(env_id)
     try:
         check_env(env.unwrapped, skip_render_check=True)
-    finally:
-        env.close()
-
-
-def test_every_observation_key_passes_gymnasiums_checker(browser):
-    env = gym.make("webenv/shop.buy_product-v0", observe=OPTIONAL_KEYS, render_mode="rgb_array")
-    try:
-        check_env(env.unwrapped)
     finally:
         env.close()
 

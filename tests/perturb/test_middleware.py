@@ -9,6 +9,7 @@ from flask import Flask
 from werkzeug.test import Client
 
 from webenv.perturb import Perturber, Plan, Planned
+from webenv.perturb.base import TIME_SCALE_VARIABLE
 
 
 def counting_app(calls: list[str]) -> Flask:
@@ -22,7 +23,8 @@ def counting_app(calls: list[str]) -> Flask:
     return app
 
 
-def test_a_request_held_up_past_its_episode_never_reaches_the_site():
+def test_a_request_held_up_past_its_episode_never_reaches_the_site(monkeypatch):
+    monkeypatch.setenv(TIME_SCALE_VARIABLE, "1")  # the stall must outlast the reset below
     calls: list[str] = []
     perturber = Perturber({"shop": "session"}, settle_seconds=0.3)
     client = Client(perturber.wrap("shop", counting_app(calls)))

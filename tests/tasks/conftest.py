@@ -1,7 +1,8 @@
-"""Envs for task tests: one per template for the whole session, reset for every seed."""
+"""Envs for task tests: one per template, kept while its tests run, reset for every seed."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -12,19 +13,54 @@ import webenv  # noqa: F401  (registers the ids)
 from webenv.perturb import recovering
 from webenv.tasks import Task, env_id, templates
 
+#: How many templates' envs a worker keeps open at once (each holds a browser context, a site
+#: server and its worlds' databases); tests of one template run one after another (see
+#: ``pytest_collection_modifyitems`` below), so more would only hold memory.
+OPEN_ENVS = 2
+
 
 @pytest.fixture(scope="session")
 def task_env(browser) -> Iterator[Callable[[str], gym.Env[Any, Any]]]:
-    envs: dict[str, gym.Env[Any, Any]] = {}
+    """The env of a template, made on first use and kept while its template's tests run."""
+    envs: OrderedDict[str, gym.Env[Any, Any]] = OrderedDict()
 
     def get(name: str) -> gym.Env[Any, Any]:
-        if name not in envs:
+        if name in envs:
+            envs.move_to_end(name)
+        else:
+            while len(envs) >= OPEN_ENVS:
+                envs.popitem(last=False)[1].close()
             envs[name] = gym.make(env_id(templates()[name]))
         return envs[name]
 
     yield get
     for env in envs.values():
         env.close()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that take a template's env run one template after another, all of a template's
+    on one pytest-xdist worker (``--dist loadgroup``), so each env is made once a run."""
+    grouped = [item for item in items if "task_env" in getattr(item, "fixturenames", ())]
+    for item in grouped:
+        item.add_marker(pytest.mark.xdist_group(_template_of(item)))
+    order = {id(item): index for index, item in enumerate(items)}
+    first = {}
+    for item in grouped:
+        first.setdefault(_template_of(item), order[id(item)])
+    items.sort(
+        key=lambda item: (
+            (first[_template_of(item)], order[id(item)])
+            if "task_env" in getattr(item, "fixturenames", ())
+            else (order[id(item)], 0)
+        )
+    )
+
+
+def _template_of(item: pytest.Item) -> str:
+    params = getattr(item, "callspec", None)
+    name = params.params.get("name") if params is not None else None
+    return str(name) if name is not None else item.nodeid
 
 
 Policy = Callable[[Task, Mapping[str, Any]], Any]

@@ -15,6 +15,7 @@ def test_the_right_answer_in_a_sentence_is_accepted(task_env):
     assert terminated and reward == 1.0
 
 
+@pytest.mark.suite
 @pytest.mark.parametrize("name", ["shop.buy_product", "shop.cheapest_by_brand", "shop.fill_cart"])
 def test_first_templates_oracle_on_ten_more_seeds(task_env, run_policy, name):
     """With the shared test's seeds 0-9, twenty seeds in all."""

@@ -15,6 +15,7 @@ oracle uses: the same observation an agent sees, plus the plan, which the oracle
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -165,6 +166,26 @@ class Marked(Kind):
     def after_step(self, active: Active, probe: Probe) -> None:
         if self.cookie(active) in probe.cookies:
             active.emit("shown")
+
+
+#: The environment variable of :func:`time_scale`.
+TIME_SCALE_VARIABLE = "WEBENV_PERTURB_TIME_SCALE"
+
+
+def time_scale() -> float:
+    """A factor on the perturbations' own delays: a slow page's seconds, the moment a pop-up's
+    close button shows, a stalled page's lateness past the settling bound. 1 unless
+    ``WEBENV_PERTURB_TIME_SCALE`` sets it: for tests, where 0.01 makes those delays cost
+    milliseconds. Episodes under another scale are not the same web; never train with one."""
+    try:
+        return max(0.0, float(os.environ.get(TIME_SCALE_VARIABLE, "1")))
+    except ValueError:
+        return 1.0
+
+
+def scaled_ms(milliseconds: float) -> int:
+    """``milliseconds`` under :func:`time_scale`."""
+    return int(milliseconds * time_scale())
 
 
 def strikes(active: Active, view: int | None, eligible: bool = True) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 
 from werkzeug.wrappers import Request, Response
 
-from .base import Active, Kind, Marked, Page, Probe, strikes
+from .base import Active, Kind, Marked, Page, Probe, scaled_ms, strikes, time_scale
 from .popups import inject
 
 #: Pages that are never broken: signing in must always work, or nothing can be recovered.
@@ -118,7 +118,7 @@ class Slow(Kind):
     def request(self, active: Active, request: Request, view: int | None) -> Response | None:
         if strikes(active, view, _page_load(request, view)):
             active.emit("shown", path=request.path)
-            time.sleep(active.p["seconds"])
+            time.sleep(active.p["seconds"] * time_scale())
             active.emit("recovered", path=request.path)
         return None
 
@@ -132,7 +132,7 @@ class Stall(Kind):
     def request(self, active: Active, request: Request, view: int | None) -> Response | None:
         if strikes(active, view, _page_load(request, view)):
             active.emit("shown", path=request.path)
-            time.sleep(request.environ["webenv.settle_s"] + 1.0)
+            time.sleep((request.environ["webenv.settle_s"] + 1.0) * time_scale())
             active.state["served"] = True
         return None
 
@@ -143,7 +143,7 @@ class Stall(Kind):
     def recover(
         self, active: Active, observation: Mapping[str, Any], last_action: str
     ) -> str | None:
-        return "noop(1000)" if active.pending else None
+        return f"noop({scaled_ms(1000)})" if active.pending else None
 
 
 class WrongRedirect(Kind):

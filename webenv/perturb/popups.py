@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from werkzeug.wrappers import Request, Response
 
 from ..axtree import AxTree, NotFound
-from .base import Active, Marked, Page, Probe
+from .base import Active, Marked, Page, Probe, scaled_ms
 
 _BOX = (
     "position:fixed;z-index:2147483000;background:#fff;color:#1b1b1b;font:15px/1.45 system-ui,"
@@ -154,7 +154,7 @@ class Newsletter(Popup):
         style = "top:50%;left:50%;transform:translate(-50%,-50%);width:380px;"
         reveal = (
             f'setTimeout(() => {{ const x = document.getElementById("{uid}-x"); '
-            f"if (x) x.hidden = false; }}, {int(active.p['delay_ms'])});"
+            f"if (x) x.hidden = false; }}, {scaled_ms(active.p['delay_ms'])});"
         )
         return overlay(uid, self.cookie(active), style, body, backdrop=True, script=reveal)
 
@@ -163,7 +163,8 @@ class Newsletter(Popup):
     ) -> str | None:
         action = super().recover(active, observation, last_action)
         if action is None and active.pending and "Get 10% off" in observation.get("axtree", ""):
-            return f"noop({int(active.p['delay_ms']) + 300})"  # the close button is not there yet
+            # The close button is not there yet.
+            return f"noop({scaled_ms(active.p['delay_ms'] + 300)})"
         return action
 
 

@@ -1,0 +1,81 @@
+"""Each perturbation kind forced on a representative template of every site and a workflow:
+the oracle meets it and gets past it. (tests/perturb/test_kinds.py holds the shop's, with the
+ways of failing it; tests/tasks/test_templates.py runs every template under a profile.)
+
+The suite runs under a fast clock (``WEBENV_PERTURB_TIME_SCALE``, set in tests/conftest.py);
+the last tests here keep each delaying kind at its real pace once.
+"""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import pytest
+
+from webenv.perturb import KINDS
+from webenv.perturb.base import TIME_SCALE_VARIABLE
+from webenv.session import Timeouts
+from webenv.tasks import templates
+
+#: A template of each site beyond the shop's (which tests/perturb/test_kinds.py covers), and a
+#: workflow across sites.
+REPRESENTATIVES = (
+    "mail.reply_to_thread",
+    "forms.file_expense_report",
+    "workflows.buy_requested_item",
+)
+#: Seeds tried in turn until the kind strikes on a page the oracle meets.
+SEEDS = (0, 1, 2, 3)
+#: Kinds an oracle may not meet: a dead link strikes only on a link the oracle follows.
+MAY_MISS = {"links.dead_link"}
+
+
+def _applies(kind: str, name: str) -> bool:
+    template = templates()[name]
+    return any(
+        KINDS[kind].applies(site, template.start_signed_in, template.sites)
+        for site in template.sites
+    )
+
+
+CASES = [(name, kind) for name in REPRESENTATIVES for kind in sorted(KINDS) if _applies(kind, name)]
+
+
+def oracle(task, observation):
+    return task.template.oracle(task, observation)
+
+
+@pytest.mark.parametrize(("name", "kind"), CASES)
+def test_the_oracle_gets_past_each_kind_on_each_site(task_env, run_policy, name, kind):
+    env = task_env(name)
+    for seed in SEEDS:
+        reward, info = run_policy(env, seed, oracle, strict=False, perturb={kind: 1.0})
+        assert reward == 1.0, json.dumps({"seed": seed, **info}, indent=1, default=str)[:4000]
+        seen = {event["what"] for event in info["events"] if event["kind"] == kind}
+        if seen:
+            assert "recovered" in seen, (seed, info["events"])
+            return
+    assert kind in MAY_MISS, f"{kind} struck on none of the seeds {SEEDS}"
+
+
+def test_every_kind_applies_to_some_representative_or_the_shop():
+    shop = "shop.buy_product"
+    assert {kind for _, kind in CASES} | {k for k in KINDS if _applies(k, shop)} == set(KINDS)
+
+
+#: The kinds whose delays the fast clock shortens, each at its real pace once.
+REAL_PACE = ("links.slow", "links.timeout", "popups.newsletter")
+
+
+@pytest.mark.parametrize("kind", REAL_PACE)
+def test_delaying_kinds_at_their_real_pace(browser, run_policy, monkeypatch, kind):
+    monkeypatch.setenv(TIME_SCALE_VARIABLE, "1")
+    quick = Timeouts(action=1500, navigation=8000, settle=2000)  # a stall outlasts this
+    with gym.make("webenv/shop.buy_product-v0", timeouts=quick, max_episode_steps=40) as env:
+        for seed in SEEDS:
+            reward, info = run_policy(env, seed, oracle, strict=False, perturb={kind: 1.0})
+            assert reward == 1.0, info.get("check")
+            if any(e["kind"] == kind and e["what"] == "shown" for e in info["events"]):
+                return
+    raise AssertionError(f"{kind} struck on none of the seeds {SEEDS}")
