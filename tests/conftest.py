@@ -5,7 +5,8 @@ Tiers, as markers that this file sets on every test (see the README's Tests sect
 
 - ``unit``: needs no browser (Flask's test client, SQLite, parsing). A unit test that tries to
   launch Chromium fails and says to ask for the ``browser`` fixture.
-- ``browser``: real Chromium: every test whose fixtures include ``browser``.
+- ``browser``: real Chromium: every test whose fixtures include ``browser``, and those that
+  run Chromium in a thread or a process of their own, which mark themselves.
 - ``suite``: the full matrix (every template on many fixed seeds and profiles), marked as such by
   the tests themselves; ``make test`` runs a slice of it chosen by the run seed
   (tests/rotation.py), ``make test-full`` all of it.
@@ -16,7 +17,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -47,7 +47,8 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.get_closest_marker("suite") is None:
+        if not any(item.get_closest_marker(tier) for tier in ("suite", "browser", "unit")):
+            # A test that runs Chromium in a thread or process of its own marks itself.
             tier = "browser" if "browser" in getattr(item, "fixturenames", ()) else "unit"
             item.add_marker(tier)
 
@@ -59,25 +60,35 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         )
 
 
-@pytest.fixture(autouse=True)
-def _unit_tests_launch_no_browser(request: pytest.FixtureRequest) -> Iterator[None]:
-    if request.node.get_closest_marker("unit") is None:
-        yield
-        return
+#: The test being run (its fixtures' set-up included), for the guard below.
+_running: list[pytest.Item] = []
 
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError(
-            "a unit test launched Chromium: ask for the `browser` fixture to make it a browser test"
-        )
 
-    patch = pytest.MonkeyPatch()
-    for module in list(sys.modules.values()):
-        if getattr(module, "acquire_browser", None) is webenv.browser.acquire_browser:
-            patch.setattr(module, "acquire_browser", refuse)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    _running.append(item)
     try:
-        yield
+        return (yield)
     finally:
-        patch.undo()
+        _running.pop()
+
+
+def _guarded_launch(launch: Callable[..., Browser]) -> Callable[..., Browser]:
+    """Chromium's launch, refused to a unit test: it would be a browser test marked as one
+    that needs no browser (``make test-unit`` would then launch Chromium)."""
+
+    def guarded(*args: object, **kwargs: object) -> Browser:
+        if _running and _running[-1].get_closest_marker("unit") is not None:
+            raise AssertionError(
+                f"{_running[-1].nodeid} is a unit test but launched Chromium: ask for the "
+                "`browser` fixture (in the test or its fixture) to make it a browser test"
+            )
+        return launch(*args, **kwargs)
+
+    return guarded
+
+
+webenv.browser._launch = _guarded_launch(webenv.browser._launch)  # type: ignore[assignment]
 
 
 @pytest.fixture

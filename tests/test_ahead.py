@@ -8,6 +8,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 from webenv.ahead import Ahead
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 
 def test_work_ahead_finishes_during_the_callers_own_browser_calls(browser):
     mine = browser.new_context()

@@ -25,6 +25,9 @@ from webenv.browser import acquire_browser, release_browser
 from webenv.server import SiteServer
 from webenv.session import Session, Timeouts
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 #: Short bounds for a session on its own; the env's steps also load real shop pages.
 SHORT = Timeouts(action=500, navigation=1000, settle=500)
 TIMEOUTS = Timeouts(action=1000, navigation=2000, settle=1000)

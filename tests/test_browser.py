@@ -9,6 +9,9 @@ import pytest
 from webenv.browser import acquire_browser, find_chromium, launch_args, release_browser
 from webenv.errors import BrowserNotFoundError
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 
 def test_webenv_chromium_wins(monkeypatch, tmp_path):
     fake = tmp_path / "my-chrome"

@@ -132,6 +132,7 @@ def test_show_prints_the_goal_params_and_the_oracles_trajectory(capsys, browser)
     assert "reward 1.0  success True" in out
 
 
+@pytest.mark.browser  # Chromium in a process or thread of its own
 def test_serve_lets_a_person_open_the_sites(tmp_path):
     import re
     import urllib.request

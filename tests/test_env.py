@@ -30,8 +30,12 @@ CHECKED = {
 }
 
 
-@pytest.mark.parametrize("observe", [(key,) for key in OPTIONAL_KEYS] + [OPTIONAL_KEYS])
-@pytest.mark.parametrize("env_id", CHECKED.values(), ids=CHECKED.keys())
+#: Every observation key on every site, and each key alone (on the shop).
+CHECKED_MODES = [pytest.param(env_id, OPTIONAL_KEYS, id=site) for site, env_id in CHECKED.items()]
+CHECKED_MODES += [pytest.param(CHECKED["shop"], (key,), id=f"shop-{key}") for key in OPTIONAL_KEYS]
+
+
+@pytest.mark.parametrize(("env_id", "observe"), CHECKED_MODES)
 def test_every_site_passes_gymnasiums_checker_in_every_observation_mode(browser, env_id, observe):
     env = gym.make(env_id, observe=observe, render_mode="rgb_array")
     try:

@@ -12,9 +12,13 @@ import socket
 from typing import Any
 
 import gymnasium as gym
+import pytest
 
 import webenv  # noqa: F401
 from tests.processes import chromium_pids, in_thread
+
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
 
 
 def test_a_killed_browser_ends_the_step_and_the_next_reset_recovers():

@@ -33,6 +33,9 @@ from tests.processes import descendants
 from webenv import actions
 from webenv.errors import ActionError
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 TASKS = ("shop.fill_cart", "mail.reply_to_thread", "forms.change_address")
 #: Longest a single step may take before the test calls it hung (the env's own bounds are
 #: far shorter; this only keeps a regression from hanging the run).

@@ -17,6 +17,9 @@ import pytest
 import webenv  # noqa: F401  (registers the ids)
 from webenv.axtree import AxTree
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 TASK = "webenv/workflows.reply_with_price-v0"  # the shop and the mail site
 SEED = 0
 

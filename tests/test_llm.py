@@ -107,6 +107,7 @@ def test_one_action_is_taken_from_the_reply(reply, action):
     assert extract_action(reply) == action
 
 
+@pytest.mark.browser  # Chromium in a process or thread of its own
 def test_a_real_episode_runs_end_to_end_against_the_standin(standin, tmp_path, monkeypatch):
     url, app = standin
     app.config["requests"].clear()

@@ -207,6 +207,7 @@ def pump_until(headed: HeadedPlay, steps: int, seconds: float = 20) -> None:
         headed.pump()
 
 
+@pytest.mark.browser  # Chromium in a process or thread of its own
 @pytest.mark.parametrize("window", ["headless", "headed"])
 def test_headed_capture_records_real_clicks_and_typing(
     window: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -258,6 +259,7 @@ def test_headed_capture_records_real_clicks_and_typing(
     assert record["agent"] == "human"
 
 
+@pytest.mark.browser  # Chromium in a process or thread of its own
 @pytest.mark.parametrize("window", ["headless", "headed"])
 def test_headed_capture_records_enter_and_a_choice_in_a_select(
     window: str, tmp_path: Path, request: pytest.FixtureRequest

@@ -25,6 +25,9 @@ from webenv.rollout import EpisodeResult  # noqa: E402
 from webenv.scratch import PREFIX, sweep  # noqa: E402
 from webenv.tasks import get_template  # noqa: E402
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 HERE = Path(__file__).parent
 TEMPLATES = ("shop.cheapest_by_brand", "shop.order_date")
 #: For the actors, which import ``ray_agents`` from this folder.

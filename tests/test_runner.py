@@ -239,6 +239,7 @@ class Fragile:
 """
 
 
+@pytest.mark.browser  # Chromium in a process or thread of its own
 def test_dead_and_hung_workers_leave_a_complete_summary(tmp_path, monkeypatch):
     (tmp_path / "fragile_agent.py").write_text(textwrap.dedent(FRAGILE_AGENT))
     monkeypatch.syspath_prepend(str(tmp_path))  # spawned workers get the parent's sys.path

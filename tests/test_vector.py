@@ -24,6 +24,9 @@ from webenv.server import SiteServer
 from webenv.session import Session
 from webenv.vector import WebVectorEnv
 
+#: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
+
 VECTOR_KWARGS = {"shared_memory": False, "context": "spawn"}
 
 
