@@ -1,21 +1,37 @@
-# Set-up from nothing: a virtualenv with webenv (and, for the tests, its dev tools), and a Chromium.
+# Set-up from nothing: a virtualenv with webenv and its dev tools, and a Chromium.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
+# The demo's own virtualenv: webenv alone, installed as a user installs it (no dev tools).
+DEMO_VENV ?= .venv-demo
+DEMO_BIN := $(DEMO_VENV)/bin
+DEMO_PIP := $(DEMO_BIN)/python -m pip --quiet --disable-pip-version-check
+DEMO_SOURCES := $(shell find webenv sites tasks -type f -not -path '*__pycache__*')
 DEMO_OUT ?= runs/demo
 DEMO_EPISODES ?= 1
 DEMO_WORKERS ?= 2
 
-.PHONY: demo test lint setup install chromium test-tools clean
+.PHONY: demo demo-setup test lint setup chromium test-tools clean
 
 ## Run the oracle over every built-in task with screenshots; print the table and where to look.
-demo: install chromium
+demo: demo-setup
 	@echo "Running the oracle over every task ($(DEMO_EPISODES) episode each, $(DEMO_WORKERS) workers)..."
-	@$(BIN)/webenv eval --agent oracle --tasks '*' --episodes $(DEMO_EPISODES) \
+	@$(DEMO_BIN)/webenv eval --agent oracle --tasks '*' --episodes $(DEMO_EPISODES) \
 		--workers $(DEMO_WORKERS) --record screenshots --out $(DEMO_OUT)
-	@echo "Next: replay the episodes with  $(BIN)/webenv view $(DEMO_OUT)"
+	@echo "Next: replay the episodes with  $(DEMO_BIN)/webenv view $(DEMO_OUT)"
 	@echo "      or open $(DEMO_OUT)/report.html"
+
+demo-setup: $(DEMO_VENV)/.installed
+	@PYTHON=$(DEMO_BIN)/python scripts/install-chromium.sh
+
+$(DEMO_VENV)/.installed: pyproject.toml setup.py $(DEMO_SOURCES)
+	@$(PYTHON) scripts/check-python.py
+	@echo "Creating the virtualenv $(DEMO_VENV)..."
+	@$(PYTHON) -m venv $(DEMO_VENV)
+	@$(DEMO_PIP) install --upgrade pip
+	@echo "Installing webenv and its dependencies into $(DEMO_VENV)..."
+	@$(DEMO_PIP) install .
+	@touch $@
 
 ## Run the whole test suite (real Chromium, real Flask, real SQLite).
 test: setup test-tools
@@ -26,23 +42,12 @@ lint: setup
 
 setup: $(VENV)/.installed chromium
 
-## webenv alone (what the demo needs), in the virtualenv.
-install: $(VENV)/.base
-
-$(VENV)/.base: pyproject.toml setup.py
-	@$(PYTHON) scripts/check-python.py
-	@echo "Creating the virtualenv $(VENV)..."
-	@$(PYTHON) -m venv $(VENV)
-	@$(PIP) install --upgrade pip
-	@echo "Installing webenv into $(VENV)..."
-	@$(PIP) install -e .
-	@touch $@
-
-## The development tools on top (pytest, ruff, mypy, Ray, openai...), for the tests.
-$(VENV)/.installed: $(VENV)/.base
-	@echo "Installing the development tools into $(VENV)..."
-	@$(PIP) install -e '.[dev]'
-	@touch $@
+$(VENV)/.installed: pyproject.toml setup.py
+	$(PYTHON) scripts/check-python.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
 
 chromium:
 	@PYTHON=$(BIN)/python scripts/install-chromium.sh
@@ -51,4 +56,4 @@ test-tools:
 	@scripts/install-test-tools.sh
 
 clean:
-	rm -rf $(VENV) runs build *.egg-info
+	rm -rf $(VENV) $(DEMO_VENV) runs build *.egg-info
