@@ -9,12 +9,7 @@ perturbation engine writes them, and one cut short by a crash.
 from __future__ import annotations
 
 import json
-import os
-import re
 import shutil
-import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
+from tests.commands import assert_images_loaded, start_command, stop_command
 from webenv.cli import main
 from webenv.record import read_episode, read_observation
 from webenv.runner import EpisodeResult, evaluate, summarise, wilson_interval
@@ -472,41 +468,6 @@ def test_the_pages_pass_an_accessibility_audit(page: Page, viewer_url: str, run_
             if v["impact"] in {"critical", "serious"}
         ]
         assert not violations, f"{url}: {violations}"
-
-
-def start_command(args: list[str], cwd: Path, first_words: str) -> tuple[subprocess.Popen, str]:
-    """``webenv ARGS`` in ``cwd``; the process and the URL in its line starting ``first_words``."""
-    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY",)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "webenv.cli", *args],
-        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    lines = []
-    assert process.stdout is not None
-    for line in process.stdout:
-        lines.append(line)
-        if line.startswith(first_words):
-            return process, re.search(r"http://\S+/", line).group(0)  # type: ignore[union-attr]
-    process.wait(timeout=10)
-    raise AssertionError(f"webenv {' '.join(args)} stopped: {''.join(lines)}")
-
-
-def stop_command(process: subprocess.Popen) -> None:
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    finally:
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-def assert_images_loaded(page: Page) -> None:
-    page.wait_for_load_state("load")
-    sizes = page.locator("img").evaluate_all("images => images.map(i => [i.src, i.naturalWidth])")
-    assert sizes and all(width > 0 for _, width in sizes), sizes
 
 
 def test_view_of_a_relative_folder_serves_its_screenshots_and_report(
