@@ -275,7 +275,7 @@ def test_the_package_builds_without_setuptools_warnings(tmp_path):
     (wheel,) = tmp_path.glob("webenv-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    for data in ("webenv/viewer/templates/report.html", "webenv/viewer/static/viewer.css",
+    for data in ("webenv/viewer/templates/report.html", "webenv/viewer/static/webenv.css",
                  "webenv/sites/shop/templates/account/wishlist.html", "webenv/js/observe.js",
                  "webenv/sites/shop/schema.sql", "webenv/play/static/play.js"):  # fmt: skip
         assert data in names, data

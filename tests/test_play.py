@@ -342,3 +342,22 @@ def test_the_play_command_serves_screenshots_from_the_default_folder(
         stop_command(process)
     (record,) = (tmp_path / "runs" / "play").iterdir()
     assert read_episode(record)["step_records"][0]["action"].startswith("mouse_click(")
+
+
+@pytest.mark.parametrize("width", [1600, 760])
+def test_the_live_page_fits_the_window_in_the_viewers_design(
+    live: Live, browser: Browser, width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(live.url)
+        assert_images_loaded(page)
+        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert scroll <= inner, f"the page is {scroll} px wide in a {inner} px window"
+        sheets = page.evaluate("[...document.styleSheets].map(sheet => sheet.href)")
+        assert sheets == [f"{live.url}static/webenv.css"]
+        bar = page.locator(".topbar").evaluate("bar => getComputedStyle(bar).backgroundColor")
+        assert bar == "rgb(29, 42, 58)"
+    finally:
+        context.close()
