@@ -2,12 +2,36 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# The demo's own virtualenv: webenv alone, installed as a user installs it (no dev tools).
+DEMO_VENV ?= .venv-demo
+DEMO_BIN := $(DEMO_VENV)/bin
+DEMO_PIP := $(DEMO_BIN)/python -m pip --quiet --disable-pip-version-check
+DEMO_SOURCES := $(shell find webenv sites tasks -type f -not -path '*__pycache__*')
+DEMO_OUT ?= runs/demo
+DEMO_EPISODES ?= 1
+DEMO_WORKERS ?= 2
 
-.PHONY: demo test test-full test-unit lint setup chromium test-tools clean
+.PHONY: demo demo-setup test test-full test-unit lint setup chromium test-tools clean
 
-## Run the oracle over every built-in task and print the success table.
-demo: setup
-	$(BIN)/webenv eval --agent oracle --tasks '*' --episodes 2 --out runs/demo
+## Run the oracle over every built-in task with screenshots; print the table and where to look.
+demo: demo-setup
+	@echo "Running the oracle over every task ($(DEMO_EPISODES) episode each, $(DEMO_WORKERS) workers)..."
+	@$(DEMO_BIN)/webenv eval --agent oracle --tasks '*' --episodes $(DEMO_EPISODES) \
+		--workers $(DEMO_WORKERS) --record screenshots --out $(DEMO_OUT)
+	@echo "Next: replay the episodes with  $(DEMO_BIN)/webenv view $(DEMO_OUT)"
+	@echo "      or open $(DEMO_OUT)/report.html"
+
+demo-setup: $(DEMO_VENV)/.installed
+	@PYTHON=$(DEMO_BIN)/python scripts/install-chromium.sh
+
+$(DEMO_VENV)/.installed: pyproject.toml setup.py $(DEMO_SOURCES)
+	@$(PYTHON) scripts/check-python.py
+	@echo "Creating the virtualenv $(DEMO_VENV)..."
+	@$(PYTHON) -m venv $(DEMO_VENV)
+	@$(DEMO_PIP) install --upgrade pip
+	@echo "Installing webenv and its dependencies into $(DEMO_VENV)..."
+	@$(DEMO_PIP) install .
+	@touch $@
 
 # Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
 PYTEST := $(BIN)/pytest -n 2 --dist loadgroup
@@ -44,4 +68,4 @@ test-tools:
 	@scripts/install-test-tools.sh
 
 clean:
-	rm -rf $(VENV) runs build *.egg-info
+	rm -rf $(VENV) $(DEMO_VENV) runs build *.egg-info

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
+from rich.console import Console
 
-from webenv.cli import main
+import webenv
+from webenv.actions import from_tool_call
+from webenv.cli import main, print_summary
+from webenv.errors import ActionError
+from webenv.progress import BarProgress
+from webenv.rollout import EpisodeResult
+from webenv.summary import summarise
 
 WEBENV = [sys.executable, "-m", "webenv.cli"]
 
@@ -160,3 +171,112 @@ def test_serve_lets_a_person_open_the_sites(tmp_path):
     finally:
         server.terminate()
         server.communicate(timeout=10)
+
+
+# What a new user meets first: help, version, typos, the progress bar, the README's snippet.
+
+
+def test_help_lists_every_command_in_plain_text_and_options_show_defaults(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    assert "``" not in text
+    for command in ("list", "eval", "serve", "show", "view", "play"):
+        assert re.search(rf"^\s+{command}\s+\S", text, re.MULTILINE), command
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "episodes per task (default: 5)" in text
+    assert "first seed (default: 0)" in text
+    assert "output folder (default: runs/latest)" in text
+    assert "(default: None)" not in text and "(default: False)" not in text
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"webenv {webenv.__version__}"
+
+
+def test_a_mistyped_task_is_named_with_the_closest_ones(capsys, tmp_path):
+    # One pattern of two matches nothing: the run does not go ahead without it.
+    out = str(tmp_path / "run")
+    assert main(["eval", "--tasks", "shop.fill_cart", "shop.buy_prodct", "--out", out]) == 2
+    assert not (tmp_path / "run").exists()
+    error = capsys.readouterr().err
+    assert "No task matches 'shop.buy_prodct'. Did you mean shop.buy_product" in error
+    assert "fill_cart" not in error
+
+
+def test_a_mistyped_tool_call_is_refused_with_the_closest_action():
+    expected = "'clik' is not an action. Did you mean click?"
+    with pytest.raises(ActionError, match=re.escape(expected)):
+        from_tool_call("clik", {"bid": "12"})
+    assert from_tool_call("click", {"bid": "12"}) == 'click(bid="12")'
+
+
+def test_the_progress_bar_keeps_its_estimate_between_episodes():
+    from webenv.progress import SteadyTimeRemaining
+
+    now = [0.0]
+    console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    bar = BarProgress(console=console, clock=lambda: now[0])
+    bar.start(total=4, resumed=0)
+    try:
+        now[0] = 40.0
+        bar.advance(EpisodeResult("shop.fill_cart", 0, True, 1.0, 3, 40.0))
+        now[0] = 100.0  # a minute since the last episode ended: 1 done in 100 s, 3 to go
+        task = bar.bar.tasks[0]
+        (eta,) = (column for column in bar.bar.columns if isinstance(column, SteadyTimeRemaining))
+        assert eta.render(task).plain == "0:05:00"
+    finally:
+        bar.stop()
+
+
+def test_paired_perturbation_counts_are_pairs_of_episodes(capsys):
+    results = [
+        EpisodeResult(task, seed, True, 1.0, 1, 1.0, perturb=profile, sites=["shop"])
+        for task in ("shop.fill_cart", "shop.buy_product")
+        for seed in (0, 1)
+        for profile in ("none", "heavy")
+    ]
+    print_summary({**summarise(results), "agent": "oracle", "errors": 1})
+    out = capsys.readouterr().out
+    assert "perturb heavy: 100% vs 100% clean, over 4 pairs of episodes of the same task" in out
+    assert "1 episode ended in an error" in out
+
+
+def test_the_readme_snippet_shows_the_goal_seed_0_gives(browser):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    shown = re.search(r'print\(observation\["goal"\]\)  # (.*?) …', readme)
+    assert shown is not None
+    env = gym.make("webenv/shop.buy_product-v0")
+    try:
+        observation, _ = env.reset(seed=0)
+    finally:
+        env.close()
+    assert observation["goal"].startswith(shown.group(1))
+    assert "print(webenv.describe_actions())" in readme
+    assert isinstance(webenv.describe_actions(), str)
+
+
+def test_the_package_builds_without_setuptools_warnings(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", str(tmp_path), str(root)],
+        capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    output = result.stdout + result.stderr
+    assert "BuildBackendWarning" not in output and "SetuptoolsDeprecationWarning" not in output
+    assert "absent from the `packages` configuration" not in output
+    (wheel,) = tmp_path.glob("webenv-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    for data in ("webenv/viewer/templates/report.html", "webenv/viewer/static/webenv.css",
+                 "webenv/sites/shop/templates/account/wishlist.html", "webenv/js/observe.js",
+                 "webenv/sites/shop/schema.sql", "webenv/play/static/play.js"):  # fmt: skip
+        assert data in names, data

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.commands import assert_images_loaded, start_command, stop_command
 from webenv import actions
 from webenv.agents import OracleAgent
 from webenv.cli import main
@@ -310,3 +311,55 @@ def test_default_mode_follows_the_display(monkeypatch: pytest.MonkeyPatch) -> No
     assert default_mode() == "live"
     monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     assert default_mode() == "headed"
+
+
+def test_the_play_command_serves_screenshots_from_the_default_folder(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # As the README says it, with the default --out runs/play, relative to where it runs.
+    process, url = start_command(
+        ["play", LIVE_TASK, "--seed", "0", "--live", "--port", "0"], tmp_path, "Play "
+    )
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        assert_images_loaded(page)
+        # A click on a frame whose screenshot did not load is refused, not sent as (0, 0).
+        blank = context.new_page()
+        blank.route("**/screenshot.png*", lambda route: route.abort())
+        blank.goto(url)
+        blank.wait_for_load_state("load")
+        blank.locator("#screenshot").click(force=True)
+        expect(blank.locator("#error")).to_contain_text("has not loaded")
+        expect(blank.locator("#step")).to_have_text("0")
+        # A click on the loaded screenshot is a click where it lands.
+        page.locator("#screenshot").click()
+        expect(page.locator("#step")).to_have_text("1", timeout=20000)
+        expect(page.locator("#status")).to_contain_text("mouse_click(")
+        assert "mouse_click(0.0, 0.0)" not in page.locator("#status").inner_text()
+        assert_images_loaded(page)
+    finally:
+        context.close()
+        stop_command(process)
+    (record,) = (tmp_path / "runs" / "play").iterdir()
+    assert read_episode(record)["step_records"][0]["action"].startswith("mouse_click(")
+
+
+@pytest.mark.parametrize("width", [1600, 760])
+def test_the_live_page_fits_the_window_in_the_viewers_design(
+    live: Live, browser: Browser, width: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(live.url)
+        assert_images_loaded(page)
+        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert scroll <= inner, f"the page is {scroll} px wide in a {inner} px window"
+        sheets = page.evaluate("[...document.styleSheets].map(sheet => sheet.href)")
+        assert sheets == [f"{live.url}static/webenv.css"]
+        bar = page.locator(".topbar").evaluate("bar => getComputedStyle(bar).backgroundColor")
+        assert bar == "rgb(29, 42, 58)"
+    finally:
+        context.close()

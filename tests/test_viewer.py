@@ -19,6 +19,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
+from tests.commands import assert_images_loaded, start_command, stop_command
 from webenv.cli import main
 from webenv.record import read_episode, read_observation
 from webenv.runner import EpisodeResult, evaluate, summarise, wilson_interval
@@ -467,3 +468,124 @@ def test_the_pages_pass_an_accessibility_audit(page: Page, viewer_url: str, run_
             if v["impact"] in {"critical", "serious"}
         ]
         assert not violations, f"{url}: {violations}"
+
+
+def test_view_of_a_relative_folder_serves_its_screenshots_and_report(
+    page: Page, run_dir: Path, tmp_path: Path
+):
+    # As the README says it: from the folder holding runs/, `webenv view runs/demo`.
+    shutil.copytree(run_dir, tmp_path / "runs" / "demo")
+    process, url = start_command(["view", "runs/demo", "--port", "0"], tmp_path, "Viewer of")
+    try:
+        page.goto(f"{url}episode/{SUCCESS}?step=1")
+        assert_images_loaded(page)
+        page.goto(url)
+        with page.expect_navigation() as report:
+            page.click("text=Report")
+        assert report.value is not None and report.value.status == 200
+        expect(page.locator("#overall")).to_contain_text("1 of 2")
+    finally:
+        stop_command(process)
+
+
+def made_up_results() -> list[EpisodeResult]:
+    """Clean and heavy episodes of two tasks: one perturbed failure of one step, with events."""
+    popup = [
+        {"kind": "popup.newsletter", "what": "shown", "step": 0},
+        {"kind": "popup.newsletter", "what": "clicked", "step": 1},
+    ]
+    results = []
+    for task, sites in (
+        ("shop.buy_product", ["shop"]),
+        ("workflows.email_order_total", ["shop", "mail"]),
+    ):
+        for profile in ("none", "heavy"):
+            failed = task == "shop.buy_product" and profile == "heavy"
+            results.append(
+                EpisodeResult(task, 0, not failed, 0.0 if failed else 1.0, 1 if failed else 4, 2.0,
+                              goal="a goal", perturb=profile, sites=sites,
+                              events=popup if profile == "heavy" else [],
+                              check={"conditions": [{"name": "ordered", "passed": not failed,
+                                                     "message": "no order"}]})
+            )  # fmt: skip
+    return results
+
+
+def test_the_report_has_sites_perturbations_events_and_plurals(page: Page, tmp_path: Path):
+    results = made_up_results()
+    summary = {**summarise(results), "agent": "oracle", "versions": {}}
+    page.goto(write_report(tmp_path, summary, results).as_uri())
+    sites = page.locator("#by-site tbody tr")
+    expect(sites).to_have_count(2)
+    expect(sites.nth(0)).to_contain_text("mail")
+    expect(sites.nth(1)).to_contain_text("shop")
+    expect(sites.nth(1)).to_contain_text("75.0%")
+    profiles = page.locator("#by-perturbation tbody tr")
+    expect(profiles).to_have_count(2)
+    expect(profiles.nth(0)).to_contain_text("heavy")
+    expect(profiles.nth(0)).to_contain_text("50.0%")
+    expect(page.locator(".paired")).to_have_text(
+        "heavy: 50.0% perturbed against 100.0% clean, over 2 pairs of episodes of the same task "
+        "and seed (-50.0 points)."
+    )
+    events = page.locator("#events tbody tr")
+    expect(events).to_have_count(1)
+    expect(events).to_contain_text("popup.newsletter")
+    expect(events).to_contain_text("100.0%")  # clicked every time it was shown
+    failure = page.locator("#failures article")
+    expect(failure).to_have_count(1)
+    expect(failure.locator("p.muted")).to_contain_text("1 step.")
+    expect(page.locator("#overall")).to_contain_text("3 of 4 episodes")
+    expect(page.locator("#all-episodes tbody tr")).to_have_count(4)
+    expect(page.locator("#all-episodes")).to_contain_text("not recorded")
+
+
+def test_the_report_links_each_recorded_episode_to_its_replay(
+    page: Page, viewer_url: str, run_dir: Path, tmp_path: Path
+):
+    # Served by the viewer: to its replay pages.
+    page.goto(f"{viewer_url}/report.html")
+    links = page.locator("#all-episodes a")
+    expect(links).to_have_count(2)
+    page.locator("#failures a.replay").click()
+    expect(page).to_have_url(f"{viewer_url}/episode/{FAILURE}?step=0")
+    expect(page.locator("h1")).to_contain_text("mail.mark_unread")
+    # Exported: to the exported pages, from file://.
+    export_site(run_dir, tmp_path / "site")
+    page.goto((tmp_path / "site" / "report.html").as_uri())
+    page.locator("#failures a.replay").click()
+    expect(page.locator("h1")).to_contain_text("mail.mark_unread")
+    assert page.url.endswith(f"episodes/{FAILURE}/step-0.html")
+    # Written by the run: to the record folders.
+    page.goto((run_dir / "report.html").as_uri())
+    hrefs = links.evaluate_all("links => links.map(link => link.getAttribute('href'))")
+    assert sorted(hrefs) == [f"episodes/{FAILURE}/", f"episodes/{SUCCESS}/"]
+
+
+@pytest.mark.parametrize("width", [1400, 760])
+def test_the_pages_fit_the_window_and_show_every_image(
+    browser: Browser, viewer_url: str, run_dir: Path, tmp_path: Path, width: int
+):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        for url in (
+            viewer_url + "/",
+            f"{viewer_url}/episode/{SUCCESS}?step=3",
+            f"{viewer_url}/episode/{PERTURBED}?step=1",
+            f"{viewer_url}/report.html",
+        ):
+            page.goto(url)
+            page.wait_for_load_state("load")
+            page.screenshot(path=tmp_path / f"{width}-{len(url)}.png", full_page=True)
+            scroll, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            assert scroll <= inner, f"{url} is {scroll} px wide in a {inner} px window"
+            if "/episode/" in url:
+                assert_images_loaded(page)
+            # One stylesheet for every page, and it applied (the top bar is dark).
+            sheets = page.evaluate("[...document.styleSheets].map(s => s.href || 'inline')")
+            assert len(sheets) == 1, sheets
+            bar = page.locator(".topbar").evaluate("bar => getComputedStyle(bar).backgroundColor")
+            assert bar == "rgb(29, 42, 58)"
+    finally:
+        context.close()

@@ -8,6 +8,7 @@ the page. Execution lives in :mod:`webenv.execute`.
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -352,8 +353,12 @@ def from_tool_call(name: str, arguments: dict[str, Any] | str) -> str:
             raise ActionError(f"Arguments of {name!r} are not JSON.") from None
     if not isinstance(arguments, dict):
         raise ActionError(f"Arguments of {name!r} must be an object.")
-    if not name.isidentifier():
-        raise ActionError(f"{name[:80]!r} is not an action name.")
+    if name not in ACTIONS:
+        close = difflib.get_close_matches(name, ACTIONS, n=1)
+        hint = f"Did you mean {close[0]}? " if close else ""
+        raise ActionError(
+            f"{name[:80]!r} is not an action. {hint}tool_schemas() lists the actions' tools."
+        )
     inner = ", ".join(
         f"{key}={json.dumps(value)}" for key, value in arguments.items() if str(key).isidentifier()
     )

@@ -1,9 +1,14 @@
-"""The ``webenv`` command: list tasks, evaluate an agent. Each command calls the public API."""
+"""The ``webenv`` command: list, eval, serve, show, view and play. Each calls the public API.
+
+Folders given on the command line are resolved against the working directory here, once,
+so that the servers behind ``view`` and ``play`` never resolve them against anything else.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
 import sys
 import threading
@@ -13,12 +18,20 @@ from typing import Any
 
 import gymnasium as gym
 
+from . import __version__
 from .agents import OracleAgent
 from .errors import WebEnvError
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
 from .server import SiteServer
-from .tasks import env_id, get_template, matching, templates
+from .tasks import TaskTemplate, env_id, get_template, matching, templates
 from .world import World
+
+DESCRIPTION = """\
+A Gymnasium environment of mock websites (a shop, a webmail client, a forms portal) for
+training and evaluating web agents.
+
+Start with `webenv list`, then `webenv show shop.buy_product` (a task and its oracle's
+run), `webenv eval --record screenshots --out runs/try` and `webenv view runs/try`."""
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -102,10 +115,24 @@ def run_evaluation(chosen: list[Any], seeds: list[int], args: argparse.Namespace
     )
 
 
+def choose_tasks(patterns: Sequence[str]) -> list[TaskTemplate]:
+    """The templates matching ``patterns``; an error naming each pattern that matches none,
+    with the closest names (a typo never silently drops a task)."""
+    names = [template.name for template in templates().values()]
+    problems = []
+    for pattern in patterns:
+        if matching([pattern]):
+            continue
+        close = difflib.get_close_matches(pattern.removeprefix("webenv/"), names, n=3)
+        hint = f" Did you mean {' or '.join(close)}?" if close else ""
+        problems.append(f"No task matches {pattern!r}.{hint}")
+    if problems:
+        raise WebEnvError(" ".join(problems) + " `webenv list` shows them all.")
+    return matching(patterns)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
-    chosen = matching(args.tasks)
-    if not chosen:
-        raise WebEnvError(f"No task matches {args.tasks}; `webenv list` shows them.")
+    chosen = choose_tasks(args.tasks)
     seeds = (
         args.seeds if args.seeds is not None else list(range(args.seed, args.seed + args.episodes))
     )
@@ -187,11 +214,12 @@ def cmd_view(args: argparse.Namespace) -> int:
     """Serve the replay viewer of a run folder, or export it as a static site."""
     from .viewer import export_site, serve  # imported here: no other command needs it
 
+    folder = Path(args.dir).resolve()
     if args.export:
-        index = export_site(args.dir, args.export)
-        print(f"Wrote the viewer of {args.dir} to {index.parent}; open {index.resolve().as_uri()}")
+        index = export_site(folder, Path(args.export).resolve())
+        print(f"Wrote the viewer of {args.dir} to {args.export}; open {index.as_uri()}")
         return 0
-    serve(args.dir, host=args.host, port=args.port)
+    serve(folder, host=args.host, port=args.port)
     return 0
 
 
@@ -204,7 +232,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         args.task,
         args.seed,
         perturb=args.perturb,
-        out=args.out,
+        out=Path(args.out).resolve(),
         mode=args.mode,
         host=args.host,
         port=args.port,
@@ -228,22 +256,52 @@ def print_summary(summary: dict[str, Any]) -> None:
         if paired and paired["episodes"]:
             print(
                 f"perturb {profile}: {paired['perturbed_success_rate']:.0%} vs "
-                f"{paired['clean_success_rate']:.0%} clean on the same "
-                f"{paired['episodes']} tasks and seeds"
+                f"{paired['clean_success_rate']:.0%} clean, over "
+                f"{plural(paired['episodes'], 'pair')} of episodes of the same task and seed"
             )
     if summary.get("errors"):
-        print(f"{summary['errors']} episodes ended in an error (see results.jsonl).")
+        print(f"{plural(summary['errors'], 'episode')} ended in an error (see results.jsonl).")
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 episode``, ``2 episodes``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default, when it has one worth saying."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or any(default is nothing for nothing in (None, False, argparse.SUPPRESS))
+            or not action.option_strings
+        ):
+            return text
+        shown = ",".join(map(str, default)) if isinstance(default, list) else default
+        return f"{text} (default: {shown})"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="webenv", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="webenv",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"webenv {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    listing = commands.add_parser("list", help="list the task templates")
+    listing = commands.add_parser(
+        "list", formatter_class=HelpFormatter, help="list the task templates"
+    )
     listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(run=cmd_list)
 
-    ev = commands.add_parser("eval", help="run an agent over tasks and seeds")
+    ev = commands.add_parser(
+        "eval", formatter_class=HelpFormatter, help="run an agent over tasks and seeds"
+    )
     ev.add_argument(
         "--agent", default="oracle", help="oracle, noop, random, openai, or module:attr"
     )
@@ -293,25 +351,37 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true", help="keep --out's results; run only what is missing"
     )
     ev.set_defaults(run=cmd_eval)
-    serve = commands.add_parser("serve", help="serve a world's sites for a person to browse")
+    serve = commands.add_parser(
+        "serve", formatter_class=HelpFormatter, help="serve a world's sites for a person to browse"
+    )
     serve.add_argument("--seed", type=int, default=0, help="world seed")
     serve.add_argument("--sites", help="comma-separated sites (default: all)")
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0: any)")
     serve.set_defaults(run=cmd_serve)
 
-    show = commands.add_parser("show", help="a task's goal, parameters and oracle trajectory")
+    show = commands.add_parser(
+        "show",
+        formatter_class=HelpFormatter,
+        help="a task's goal, parameters and oracle trajectory",
+    )
     show.add_argument("task", help="template name or id, e.g. shop.buy_product")
     show.add_argument("--seed", type=int, default=0)
     show.set_defaults(run=cmd_show)
 
-    view = commands.add_parser("view", help="replay a run's episodes in a browser")
+    view = commands.add_parser(
+        "view", formatter_class=HelpFormatter, help="replay a run's episodes in a browser"
+    )
     view.add_argument("dir", help="the --out folder of `webenv eval` (with --record)")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on")
     view.add_argument("--port", type=int, default=8765, help="port to listen on (0: any)")
     view.add_argument("--export", metavar="OUT", help="write a static site to OUT instead")
     view.set_defaults(run=cmd_view)
 
-    play = commands.add_parser("play", help="play a task yourself; record it as a demonstration")
+    play = commands.add_parser(
+        "play",
+        formatter_class=HelpFormatter,
+        help="play a task yourself; record it as a demonstration",
+    )
     play.add_argument("task", help="template name or id, e.g. shop.change_phone")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--perturb", default="none", choices=PROFILES, help="perturbation profile")

@@ -7,6 +7,9 @@ the time left; a log file or CI output gets plain lines instead, which read well
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Protocol, TextIO
 
 from rich.console import Console
@@ -14,10 +17,12 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+from rich.text import Text
 
 from .junit import failure_message
 from .rollout import EpisodeResult
@@ -72,11 +77,29 @@ class LineProgress:
         pass
 
 
+class SteadyTimeRemaining(ProgressColumn):
+    """The time left at the run's pace so far. (Rich's own estimate uses the last 30 s only,
+    and goes blank whenever no episode ended in them: episodes take longer than that.)"""
+
+    def render(self, task: Task) -> Text:
+        if task.finished:
+            return Text("0:00:00", style="progress.remaining")
+        if not task.completed or task.total is None or not task.elapsed:
+            return Text("-:--:--", style="progress.remaining")
+        left = task.elapsed * (task.total - task.completed) / task.completed
+        return Text(str(timedelta(seconds=round(left))), style="progress.remaining")
+
+
 class BarProgress:
     """A live progress bar: done/total, success so far, elapsed time and ETA. Episodes that
     end in an error are also printed above the bar."""
 
-    def __init__(self, stream: TextIO | None = None, console: Console | None = None):
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        console: Console | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.console = console or Console(file=stream or sys.stderr)
         self.bar = Progress(
             TextColumn("[bold]eval"),
@@ -86,8 +109,9 @@ class BarProgress:
             TextColumn("•"),
             TimeElapsedColumn(),
             TextColumn("• ETA"),
-            TimeRemainingColumn(),
+            SteadyTimeRemaining(),
             console=self.console,
+            get_time=clock,
         )
         self.task = self.bar.add_task("eval", total=0, successes=0, rate="", visible=False)
         self.successes = 0

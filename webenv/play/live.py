@@ -60,7 +60,8 @@ class LivePlay:
         perturb: str | Mapping[str, float] = "none",
         out: str | Path = "runs/play",
     ):
-        self.out = Path(out)
+        # Absolute: Flask resolves a relative path against its package, not the working folder.
+        self.out = out = Path(out).resolve()
         self.token = secrets.token_urlsafe(24)
         #: Set when the episode ends (terminated or truncated).
         self.finished = threading.Event()

@@ -12,6 +12,7 @@ from flask import Flask, abort, request, send_from_directory
 from werkzeug.serving import make_server
 
 from .pages import STATIC, ServerLinks, render_index, render_step
+from .report import render_report
 from .run import Run
 
 
@@ -48,8 +49,17 @@ def create_app(run_dir: str | Path) -> Flask:
         return send_from_directory(folder, ref)  # refuses paths outside the folder
 
     @app.get("/report.html")
-    def report():  # type: ignore[no-untyped-def]
-        return send_from_directory(run.folder, "report.html")
+    def report() -> str:
+        summary = run.summary()
+        if summary is None:
+            abort(404, "This run has no summary.json yet: the report comes when the run ends.")
+        names = set(run.episode_names())
+        return render_report(
+            summary,
+            run.results(),
+            title=f"webenv run: {run.folder.name}",
+            replay=lambda name: links.step(name, 0) if name in names else None,
+        )
 
     return app
 

@@ -27,6 +27,14 @@ ENV = Environment(
 )
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 step``, ``2 steps`` (a filter of the templates: ``{{ n|plural("step") }}``)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+ENV.filters["plural"] = plural
+
+
 class Links(Protocol):
     def index(self) -> str: ...
     def step(self, name: str, index: int) -> str: ...
@@ -87,7 +95,7 @@ def render_index(run: Run, links: Links) -> str:
         outcomes=[o for o in OUTCOMES if any(row.outcome == o for row in rows)],
         sites=sorted({site for row in rows for site in row.sites if site}),
         profiles=sorted({row.profile for row in rows}),
-        has_report=(run.folder / "report.html").is_file(),
+        has_report=run.summary() is not None,
     )
 
 

@@ -45,7 +45,8 @@ class Run:
     """The files of one run folder, read on demand (the viewer shows a run as it grows)."""
 
     def __init__(self, folder: str | Path):
-        self.folder = Path(folder)
+        # Absolute: Flask resolves a relative folder against its package, not the working one.
+        self.folder = Path(folder).resolve()
         if not self.folder.is_dir():
             raise WebEnvError(f"No folder {self.folder}; give the --out folder of `webenv eval`.")
         nested = self.folder / "episodes"

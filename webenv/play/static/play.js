@@ -72,6 +72,11 @@
   }
 
   image.addEventListener("click", (event) => {
+    if (!image.complete || !image.naturalWidth) {
+      // No picture, no coordinates: a click here would land at (0, 0) of the page.
+      $("error").textContent = "The screenshot has not loaded yet; wait for it, or reload the page.";
+      return;
+    }
     const rect = image.getBoundingClientRect();
     const x = ((event.clientX - rect.left) * image.naturalWidth) / rect.width;
     const y = ((event.clientY - rect.top) * image.naturalHeight) / rect.height;

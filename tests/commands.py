@@ -1,0 +1,57 @@
+"""Helpers for tests that run the ``webenv`` command as a person does: in a folder of their
+own, in a process of its own, and look at the page it serves."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+
+def start_command(args: list[str], cwd: Path, first_words: str) -> tuple[subprocess.Popen, str]:
+    """``webenv ARGS`` run in ``cwd`` without a display; the process, and the URL of the first
+    line of its output that starts with ``first_words``."""
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "webenv.cli", *args],
+        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    lines = []
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(line)
+        found = re.search(r"http://\S+/", line)
+        if line.startswith(first_words) and found:
+            return process, found.group(0)
+    stop_command(process)
+    raise AssertionError(f"webenv {' '.join(args)} stopped: {''.join(lines)}")
+
+
+def stop_command(process: subprocess.Popen) -> None:
+    """Stop it as Ctrl-C does; kill it if it does not stop in 30 s."""
+    try:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    finally:
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def image_sizes(page: Page) -> list[list[object]]:
+    """``[src, naturalWidth]`` of every image of the page, once it has loaded."""
+    page.wait_for_load_state("load")
+    return page.locator("img").evaluate_all("images => images.map(i => [i.src, i.naturalWidth])")
+
+
+def assert_images_loaded(page: Page) -> None:
+    """The page has images, and every one of them loaded."""
+    sizes = image_sizes(page)
+    assert sizes and all(width for _, width in sizes), sizes
