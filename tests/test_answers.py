@@ -139,6 +139,7 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "1,2",
             "\u202e21",
             "12 and 14",
+            "It is 12. Or, to be safe: 13 / 11.",
         ],
     ),
     "date": (
@@ -522,7 +523,13 @@ TABLE["set"] = (
 )
 #: More of the same kinds: file names and confirmation numbers, as their templates ask them.
 MORE = [
-    ("name", "q1-budget.csv", {"candidates": ["q1-budget.xlsx", "notes.txt"]}, text, ok)
+    (
+        "name",
+        "q1-budget.csv",
+        {"candidates": ["q1-budget.xlsx", "notes.txt", "q1-budget", "notes"]},
+        text,
+        ok,
+    )
     for text, ok in [
         ("The file is q1-budget.csv", True),
         ("q1-budget.csv", True),
@@ -532,6 +539,7 @@ MORE = [
         ("q1-budget.xlsx", False),
         ("q1-budget.csv, notes.txt", False),
         ("q1-budget.csv or q1-budget.xlsx", False),
+        ("q1-budget.csv, q1-budget", False),
     ]
 ] + [
     ("identifier", "CLM-48213377", {"candidates": ["EXP-10293847", "APT-55512345"]}, text, ok)

@@ -99,7 +99,7 @@ _HASH_ID = re.compile(r"(?:#|\bno\.)\s?[0-9]+", re.IGNORECASE)
 _MIXED_TOKEN = re.compile(r"\b(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+\b")
 _RATING = re.compile(
     rf"{_NUM}(?:\.[0-9]+)?\s*(?:stars?|out of [0-9]+|%|percent)"
-    r"|(?<![0-9/.])[0-9](?:\.[0-9]+)?\s?/\s?(?:5|10)(?![0-9/])",
+    r"|(?<![0-9/.])(?:[0-9]\.[0-9]+\s?/\s?(?:5|10)(?![0-9/])|[0-9]\s?/\s?(?:5|10)\s*stars?)",
     re.IGNORECASE,
 )
 _TALLY = re.compile(rf"{_NUM}\s*(?:reviews?|ratings?|items?|orders?)\b", re.IGNORECASE)

@@ -299,7 +299,9 @@ class AttachmentName(TaskTemplate):
         ]
         chosen = pick(rng, files, "attachment from a person")
         others = sorted({f["filename"] for f in files} - {chosen["filename"]}) or ["notes.txt"]
-        return {**chosen, "other": rng.choice(others), "others": others}
+        # Every other file, and every name without its extension, is a candidate.
+        stems = sorted({f["filename"].rsplit(".", 1)[0] for f in files})
+        return {**chosen, "other": rng.choice(others), "others": [*others, *stems]}
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         name, subject = params["name"], params["subject"]
