@@ -1,103 +1,544 @@
-"""Typed answers: an agent's message normalised into one value, compared exactly.
+"""Typed answers: the one value of the asked kind in an agent's message, graded against the task's.
 
-Never by substring: "$24.99 or $19.99" is not an answer of "$24.99", and a list of every
-candidate is not the one asked for. A text that does not hold exactly one value of the asked
-type is no answer at all.
+A careful person answers in a sentence: "Order #1042 came to $58.20 on March 3." For a money
+question that is $58.20: the order number and the date are values of other kinds and are passed
+over. What fails is a hedge: a second value of the asked kind ("$58.20 or $61.00"), a second
+candidate name ("either X or Y"), a list of every candidate.
+
+:func:`grade` never raises, whatever the text (impossible dates, huge numbers, control
+characters, empty): it returns a :class:`Grade` that says why the answer passed or failed.
+
+Kinds and how each is read:
+
+- ``money``: "$1,204.50", "1204.50 dollars", "USD 7"; unmarked amounts only when the message
+  marks none. Dates, times, phone numbers, ratings and ids ("#1042", "NM-10234-5") are skipped.
+- ``number``: a count or quantity; dates, times, money, phones and ids are skipped; "twelve"
+  is read when no digits are written.
+- ``date``: ISO "2026-03-04", US numeric "3/4/2026" (month first, as in the US: "3/4" is
+  March 4, never April 3), written "March 4th, 2026", "4 March 2026", "Wed, Mar 4". A date
+  without a year takes ``year=`` when the task knows it, else fails. "2026-02-30" is no date.
+- ``time``: "2:30 PM", "2pm", "14:30", "noon".
+- ``phone``: a US number in any common format, with or without +1 or 1.
+- ``identifier``: a tracking or confirmation number; case, quotes, surrounding punctuation and
+  grouping spaces or dashes are ignored; another token of the same shape (length within two,
+  with a digit), or any of ``candidates``, is a second value.
+- ``name`` (also ``string``): a product, file or person's name, found as a phrase; case,
+  accents, quotes and punctuation are ignored; any of ``candidates`` also named, or "or" /
+  "either" outside the name, is a hedge.
+- ``list`` / ``set``: items separated by commas, semicolons, new lines or "and", after an
+  optional "label:"; a ``set`` ignores order; "or" between items is a hedge.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
-from datetime import date, datetime
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, time
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-_MONEY = re.compile(r"(?<![\w.])-?\$?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d{1,2})?(?![\d.,]*\d)")
-_NUMBER = re.compile(r"(?<![\w.])-?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d]|\.\d)")
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_US_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_WRITTEN_DATE = re.compile(
-    rf"\b({_MONTHS}|{'|'.join(m[:3] for m in _MONTHS.split('|'))})\.? "
-    r"(\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b",
+#: Answers longer than this are refused unread: an answer is a value, not a page.
+MAX_LENGTH = 4000
+#: Digits beyond which a written number is not read as a value.
+MAX_DIGITS = 15
+
+KINDS = ("money", "number", "date", "time", "phone", "identifier", "name", "list", "set")
+
+_NUM = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)"
+_END = r"(?![0-9]|[.,][0-9])"
+_MONTHS = {
+    name: index
+    for index, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sept", "sep"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b\.?"
+_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|urday|sday)?\.?,?\s+)?"
+_DAY = r"([0-9]{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
+
+_MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
+_DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
+_ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+_US_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})(?:/([0-9]{4}|[0-9]{2}))?(?![0-9/])")
+_TIME_12 = re.compile(
+    r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b",
     re.IGNORECASE,
 )
+_TIME_24 = re.compile(r"(?<![0-9:])([0-9]{1,2}):([0-9]{2})(?![0-9:])")
+_PHONE = re.compile(
+    r"(?<![0-9A-Za-z+])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s.-]?([0-9]{3})[\s.-]?"
+    r"([0-9]{4})(?![0-9A-Za-z])"
+)
+_MARKED_MONEY = re.compile(
+    rf"(-)?\$\s?({_NUM}(?:\.[0-9]{{1,2}})?){_END}"
+    rf"|\bUSD\s?({_NUM}(?:\.[0-9]{{1,2}})?){_END}"
+    rf"|(?<![0-9.,])({_NUM}(?:\.[0-9]{{1,2}})?){_END}\s?(?:dollars?|usd|bucks)\b",
+    re.IGNORECASE,
+)
+_PLAIN_NUMBER = re.compile(rf"(?<![0-9.,])(-)?({_NUM}(?:\.[0-9]+)?){_END}")
+_ID_TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
+_HASH_ID = re.compile(r"(?:#|\bno\.)\s?[0-9]+", re.IGNORECASE)
+_MIXED_TOKEN = re.compile(r"\b(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+\b")
+_RATING = re.compile(
+    rf"{_NUM}(?:\.[0-9]+)?\s*(?:stars?|out of [0-9]+|%|percent)"
+    r"|(?<![0-9/.])(?:[0-9]\.[0-9]+\s?/\s?(?:5|10)(?![0-9/])|[0-9]\s?/\s?(?:5|10)\s*stars?)",
+    re.IGNORECASE,
+)
+_TALLY = re.compile(rf"{_NUM}\s*(?:reviews?|ratings?|items?|orders?)\b", re.IGNORECASE)
+_ORDINAL = re.compile(r"\b[0-9]+(?:st|nd|rd|th)\b", re.IGNORECASE)
+#: Words that offer a second answer; "or less", "or so" and the like do not.
+_HEDGE = re.compile(
+    r"\beither\b|\band/or\b|\bor\b(?!\s+(?:less|more|fewer|so|under|below|over|above)\b)",
+    re.IGNORECASE,
+)
+_WORDS = [
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen", "twenty"),
+]
+_WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
 
 class AnswerError(ValueError):
     """The text holds no single value of the asked type."""
 
 
+@dataclass(frozen=True)
+class Grade:
+    """How an answer fared: whether it passed, why, and the value read (None if none was)."""
+
+    passed: bool
+    reason: str
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class _Found:
+    """Values of one kind found in a text; ``invalid`` holds what looked like one but is not."""
+
+    values: tuple[Any, ...] = ()
+    invalid: tuple[str, ...] = ()
+
+
+# -- cleaning ---------------------------------------------------------------------------------
+
+
+def clean(text: object) -> str:
+    """``text`` as one line of plain characters: compatibility forms folded (full-width digits,
+    non-breaking spaces), dashes made hyphens, control characters made spaces."""
+    text = text if isinstance(text, str) else str(text)
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    return _CONTROL.sub(" ", text)
+
+
 def normalize_text(text: str) -> str:
     """Case-, accent-, space- and punctuation-insensitive form of a short string."""
-    text = unicodedata.normalize("NFKD", text)
+    text = unicodedata.normalize("NFKD", clean(text))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"[^\w\s]", " ", text.casefold())
+    text = re.sub(r"[^\w\s]|_", " ", text.casefold())
     return " ".join(text.split())
 
 
-def parse_money(text: str) -> int:
-    """Cents of the one amount in ``text`` ("$1,234.50" → 123450)."""
-    found = _MONEY.findall(text)
-    if len(found) != 1:
-        raise AnswerError(f"expected exactly one amount, found {len(found)}")
-    whole, cents = found[0]
-    value = Decimal(whole.replace(",", "") + (cents or ""))
-    sign = -1 if re.search(r"-\$?\s?" + re.escape(whole), text) else 1
-    return sign * int((value * 100).to_integral_value())
+def _blank(text: str, *patterns: re.Pattern[str]) -> str:
+    """``text`` with every match of ``patterns`` replaced by spaces (keeping offsets)."""
+    for pattern in patterns:
+        text = pattern.sub(lambda m: " " * len(m[0]), text)
+    return text
 
 
-def parse_number(text: str) -> Decimal:
-    """The one number in ``text``."""
-    found = _NUMBER.findall(text)
-    if len(found) != 1:
-        raise AnswerError(f"expected exactly one number, found {len(found)}")
-    whole, fraction = found[0]
+def _decimal(digits: str) -> Decimal | None:
+    digits = digits.replace(",", "")
+    if len(digits.split(".")[0].lstrip("0")) > MAX_DIGITS:
+        return None
     try:
-        value = Decimal(whole.replace(",", "") + (fraction or ""))
+        return Decimal(digits)
     except InvalidOperation:
-        raise AnswerError("not a number") from None
-    return -value if re.search(r"-" + re.escape(whole), text) else value
+        return None
 
 
-def parse_date(text: str) -> date:
-    """The one date in ``text``: ISO, US numeric, or written out ("March 4th, 2026")."""
-    found = {date(int(y), int(m), int(d)) for y, m, d in _ISO_DATE.findall(text)}
-    found |= {date(int(y), int(m), int(d)) for m, d, y in _US_DATE.findall(text)}
-    for month, day, year in _WRITTEN_DATE.findall(text):
-        try:
-            parsed = datetime.strptime(f"{month[:3]} {day} {year}", "%b %d %Y").date()
-        except ValueError:
+# -- finding values of each kind -----------------------------------------------------------------
+
+
+def _dates(text: str, year: int | None) -> _Found:
+    values: list[date] = []
+    invalid: list[str] = []
+
+    def add(match: re.Match[str], y: str | None, m: int | str, d: str) -> str:
+        if y is None and year is None:
+            invalid.append(f"{match[0].strip()!r} has no year")
+        else:
+            try:
+                values.append(date(int(y) if y else year or 0, int(m), int(d)))
+            except ValueError:
+                invalid.append(f"{match[0].strip()!r} is not a calendar date")
+        return " " * len(match[0])
+
+    text = _MONTH_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[1].lower()], m[2]), text)
+    text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
+    text = _ISO_DATE.sub(lambda m: add(m, m[1], m[2], m[3]), text)
+
+    def us(match: re.Match[str]) -> str:
+        y = match[3]
+        if y is not None and len(y) == 2:
+            y = f"20{y}"
+        return add(match, y, match[1], match[2])
+
+    _US_DATE.sub(us, text)
+    return _Found(tuple(values), tuple(invalid))
+
+
+def _times(text: str) -> _Found:
+    values: list[time] = []
+    invalid: list[str] = []
+
+    def twelve(match: re.Match[str]) -> str:
+        if match[4]:
+            values.append(time(12 if match[4].lower() == "noon" else 0))
+        else:
+            hour, minute = int(match[1]), int(match[2] or 0)
+            if 1 <= hour <= 12 and minute < 60:
+                values.append(time(hour % 12 + (12 if match[3].lower() == "p" else 0), minute))
+            else:
+                invalid.append(f"{match[0].strip()!r} is not a time")
+        return " " * len(match[0])
+
+    text = _TIME_12.sub(twelve, text)
+    for match in _TIME_24.finditer(text):
+        hour, minute = int(match[1]), int(match[2])
+        if hour < 24 and minute < 60:
+            values.append(time(hour, minute))
+        else:
+            invalid.append(f"{match[0]!r} is not a time")
+    return _Found(tuple(values), tuple(invalid))
+
+
+def _phones(text: str) -> _Found:
+    return _Found(tuple("".join(filter(None, m.groups())) for m in _PHONE.finditer(text)))
+
+
+def _without_other_kinds(text: str) -> str:
+    """``text`` with dates, times, phone numbers and ids blanked, for reading amounts."""
+    for pattern in (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _TIME_12, _TIME_24, _PHONE):
+        text = _blank(text, pattern)
+    return _blank(text, _HASH_ID, _MIXED_TOKEN, _ORDINAL)
+
+
+def _money(text: str) -> _Found:
+    text = _without_other_kinds(_blank(text, _RATING, _TALLY))
+    values: list[int] = []
+    invalid: list[str] = []
+    for match in _MARKED_MONEY.finditer(text):
+        amount = _decimal(match[2] or match[3] or match[4])
+        if amount is None:
+            invalid.append("an amount too large to read")
             continue
-        found.add(parsed)
-    if len(found) != 1:
-        raise AnswerError(f"expected exactly one date, found {len(found)}")
-    return found.pop()
+        values.append((-1 if match[1] else 1) * int(amount * 100))
+    if values or invalid:
+        return _Found(tuple(values), tuple(invalid))
+    return _Found(tuple(int(n * 100) for n in _numbers(text).values if n == round(n, 2)))
 
 
-def parse_string(text: str) -> str:
-    return normalize_text(text)
+def _numbers(text: str) -> _Found:
+    values: list[Decimal] = []
+    invalid: list[str] = []
+    for match in _PLAIN_NUMBER.finditer(text):
+        number = _decimal(match[2])
+        if number is None:
+            invalid.append("a number too large to read")
+        else:
+            values.append(-number if match[1] else number)
+    return _Found(tuple(values), tuple(invalid))
 
 
-def parse_items(text: str) -> list[str]:
-    """Items of a list answer, separated by commas, semicolons, newlines or "and"."""
-    parts = re.split(r"[,;\n]|\band\b", text)
-    items = [normalize_text(part) for part in parts]
-    return [item for item in items if item]
+def _counts(text: str) -> _Found:
+    text = _without_other_kinds(_blank(text, _MARKED_MONEY, _RATING))
+    found = _numbers(text)
+    if found.values or found.invalid:
+        return found
+    words = [Decimal(_WORDS.index(w.lower())) for w in _WORD_NUMBER.findall(text)]
+    return _Found(tuple(words))
 
 
-PARSERS: dict[str, Callable[[str], Any]] = {
-    "money": parse_money,
-    "number": parse_number,
-    "date": parse_date,
-    "string": parse_string,
-    "list": parse_items,
-    "set": lambda text: frozenset(parse_items(text)),
+def _canonical_id(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]", "", text).upper()
+
+
+def _spaced_pattern(canonical: str) -> re.Pattern[str]:
+    """``canonical`` as it may be written: any case, its characters grouped by spaces or dashes."""
+    body = r"[\s-]?".join(re.escape(ch) for ch in canonical)
+    return re.compile(rf"(?<![0-9A-Za-z]){body}(?![0-9A-Za-z])", re.IGNORECASE)
+
+
+def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
+    want = _canonical_id(expected)
+    values: list[str] = []
+    known = [want, *(c for c in map(_canonical_id, candidates) if c and c != want)]
+    for canonical in known:
+        pattern = _spaced_pattern(canonical)
+        if pattern.search(text):
+            values.append(canonical)
+            text = _blank(text, pattern)
+    for pattern in (_MARKED_MONEY, _MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _PHONE):
+        text = _blank(text, pattern)
+    for token in _ID_TOKEN.findall(text):
+        canonical = _canonical_id(token)
+        same_shape = len(want) >= 4 and abs(len(canonical) - len(want)) <= 2
+        if same_shape and re.search(r"[0-9]", canonical):
+            values.append(canonical)
+    return _Found(tuple(values))
+
+
+def _names(
+    text: str,
+    expected: str,
+    candidates: Iterable[str],
+    normalize: Callable[[str], str] = normalize_text,
+) -> tuple[_Found, bool]:
+    """Names among ``expected`` and ``candidates`` written in ``text`` (longest first, so a name
+    inside a longer one is not counted twice), and whether a hedge word is left outside them."""
+    words = f" {normalize(text)} "
+    names = sorted({normalize(n) for n in [expected, *candidates]} - {""}, key=len)
+    values: list[str] = []
+    for name in reversed(names):
+        needle = f" {name} "
+        if needle in words:
+            values.append(name)
+            words = words.replace(needle, " | ")
+    return _Found(tuple(values)), bool(_HEDGE.search(words))
+
+
+#: How people shorten the words of a street address; both forms read the same.
+_ADDRESS_WORDS = {
+    "street": "st",
+    "avenue": "ave",
+    "road": "rd",
+    "drive": "dr",
+    "boulevard": "blvd",
+    "lane": "ln",
+    "court": "ct",
+    "place": "pl",
+    "square": "sq",
+    "terrace": "ter",
+    "parkway": "pkwy",
+    "highway": "hwy",
+    "circle": "cir",
+    "mountain": "mtn",
+    "mountains": "mtns",
+    "apartment": "apt",
+    "suite": "ste",
+    "number": "no",
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+}
+
+
+def normalize_address(text: str) -> str:
+    """A street address as words, with the usual abbreviations read as the words they
+    shorten: "12 North Oak Street, Apt. 4" and "12 n oak st apt 4" are the same."""
+    return " ".join(_ADDRESS_WORDS.get(word, word) for word in normalize_text(text).split())
+
+
+def grade_address(text: object, street: str, zip_code: str, others: Iterable[str] = ()) -> Grade:
+    """Whether ``text`` gives the address at ``street`` (with its ZIP code) as a person writes
+    it, and none of the ``others`` (the other saved addresses' streets). Never raises."""
+    try:
+        text = clean(text)
+    except Exception as error:
+        return Grade(False, f"unreadable text ({type(error).__name__})")
+    if len(text) > 20 * MAX_LENGTH:
+        return Grade(False, f"text of {len(text)} characters is too long to read")
+    want = normalize_address(street)
+    others = [o for o in others if normalize_address(o) != want]
+    found, _ = _names(text, street, others, normalize_address)
+    if want not in found.values:
+        return Grade(False, f"does not give the street {street!r}")
+    if len(found.values) > 1:
+        return Grade(False, f"also gives another saved address ({found.values[1]!r})")
+    if not re.search(rf"(?<![0-9]){re.escape(zip_code)}(?![0-9])", text):
+        return Grade(False, f"gives the street but not the ZIP code {zip_code}")
+    return Grade(True, f"gives {street}, {zip_code}", want)
+
+
+def _items(text: str) -> list[str]:
+    _, colon, tail = text.rpartition(":")
+    if colon and "\n" not in tail.strip() and len(tail.split(",")) > 1:
+        text = tail
+    parts = re.split(r"[,;\n&]|\band\b", text)
+    return [item for item in (normalize_text(p).removeprefix("and ") for p in parts) if item]
+
+
+# -- grading ----------------------------------------------------------------------------------
+
+
+def _one(kind: str, found: _Found, expected: Any, show: Callable[[Any], str] = str) -> Grade:
+    """Pass if ``found`` holds exactly the one value ``expected``."""
+    distinct = list(dict.fromkeys(found.values))
+    if found.invalid:
+        return Grade(False, f"{found.invalid[0]}")
+    if not distinct:
+        return Grade(False, f"no {kind} in the answer")
+    if len(distinct) > 1:
+        listed = ", ".join(show(v) for v in distinct[:5])
+        return Grade(False, f"names {len(distinct)} {kind} values ({listed}): a hedge")
+    value = distinct[0]
+    if value != expected:
+        return Grade(False, f"answered {show(value)}, expected {show(expected)}", value)
+    return Grade(True, f"answered {show(value)}", value)
+
+
+def _money_text(cents: int) -> str:
+    return f"{'-' if cents < 0 else ''}${abs(cents) / 100:,.2f}"
+
+
+def _expected_one(kind: str, found: _Found) -> Any:
+    if len(set(found.values)) != 1 or found.invalid:
+        raise AnswerError(f"the expected {kind} must be one {kind} value")
+    return found.values[0]
+
+
+def _grade(
+    kind: str, text: str, expected: Any, year: int | None, candidates: tuple[str, ...]
+) -> Grade:
+    if kind == "money":
+        want = expected if isinstance(expected, int) else _expected_one(kind, _money(expected))
+        return _one("money", _money(text), want, _money_text)
+    if kind == "number":
+        want = Decimal(expected) if isinstance(expected, (int, Decimal)) else None
+        want = want if want is not None else _expected_one(kind, _counts(str(expected)))
+        return _one("number", _counts(text), want)
+    if kind == "date":
+        want = expected if isinstance(expected, date) else date.fromisoformat(str(expected))
+        return _one("date", _dates(text, year), want, date.isoformat)
+    if kind == "time":
+        want = expected if isinstance(expected, time) else _expected_one(kind, _times(expected))
+        return _one("time", _times(text), want, lambda t: t.strftime("%H:%M"))
+    if kind == "phone":
+        want = _expected_one(kind, _phones(str(expected)))
+        return _one("phone", _phones(text), want, _phone_text)
+    if kind == "identifier":
+        want = _canonical_id(str(expected))
+        return _one("identifier", _identifiers(text, want, candidates), want)
+    if kind in ("name", "string"):
+        found, hedged = _names(text, str(expected), candidates)
+        grade = _one("name", found, normalize_text(str(expected)), repr)
+        if grade.passed and hedged:
+            return Grade(False, f"answered {grade.value!r}, but with 'or': a hedge", grade.value)
+        return grade
+    if kind in ("list", "set"):
+        items, want = _items(text), [normalize_text(str(e)) for e in expected]
+        if _HEDGE.search(normalize_text(text)):
+            return Grade(False, "'or' between the items: a hedge", items)
+        same = items == want if kind == "list" else set(items) == set(want)
+        verdict = "answered" if same else f"expected {want}, answered"
+        return Grade(same, f"{verdict} {items}", items)
+    raise AnswerError(f"unknown answer kind {kind!r}; the kinds are {', '.join(KINDS)}")
+
+
+def _phone_text(digits: str) -> str:
+    return f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+
+
+def grade(
+    kind: str,
+    text: object,
+    expected: Any,
+    *,
+    year: int | None = None,
+    candidates: Iterable[str] = (),
+) -> Grade:
+    """Grade ``text`` as an answer of ``kind`` whose right value is ``expected``.
+
+    Args:
+        kind: one of :data:`KINDS` (``"string"`` is read as ``"name"``).
+        text: the agent's message; anything at all (it is never trusted to be well formed).
+        expected: the right value: cents (int) or "$58.20" for money, a number, a
+            :class:`~datetime.date` or ISO string, a :class:`~datetime.time` or "2:30 PM",
+            a phone number in any format, an id or name, or the items of a list or set.
+        year: the year of a date written without one, when the task knows it.
+        candidates: other values the asker could mean (the runner-up, every other file
+            name); naming one of them too is a hedge. For ``name`` and ``identifier``.
+
+    Never raises on ``text``; a malformed ``expected`` or an unknown ``kind`` is a bug of
+    the task and raises :class:`AnswerError`.
+    """
+    try:
+        text = clean(text)
+    except Exception as error:  # a str subclass whose methods fail, for instance
+        return Grade(False, f"unreadable answer ({type(error).__name__})")
+    if not text.strip():
+        return Grade(False, "empty answer")
+    if len(text) > MAX_LENGTH:
+        return Grade(False, f"answer of {len(text)} characters; more than {MAX_LENGTH}")
+    return _grade(kind, text, expected, year, tuple(str(c) for c in candidates))
+
+
+# -- reading one value (for oracles and page text) -----------------------------------------------
+
+_READERS: dict[str, Callable[[str], _Found]] = {
+    "money": _money,
+    "number": _counts,
+    "date": lambda text: _dates(text, None),
+    "time": _times,
+    "phone": _phones,
 }
 
 
 def parse_answer(kind: str, text: str) -> Any:
-    """The value of type ``kind`` in ``text``; :class:`AnswerError` if there is not exactly one."""
-    return PARSERS[kind](text)
+    """The one value of ``kind`` in ``text``; :class:`AnswerError` if there is not exactly one.
+
+    For reading pages (an oracle reading "Total: $58.20"); to grade an agent, use :func:`grade`.
+    """
+    text = clean(text)
+    if kind in _READERS:
+        found = _READERS[kind](text)
+        if found.invalid:
+            raise AnswerError(found.invalid[0])
+        values = list(dict.fromkeys(found.values))
+        if len(values) != 1:
+            raise AnswerError(f"expected exactly one {kind} value, found {len(values)}")
+        return values[0]
+    if kind in ("name", "string", "identifier"):
+        return normalize_text(text)
+    if kind == "list":
+        return _items(text)
+    if kind == "set":
+        return frozenset(_items(text))
+    raise AnswerError(f"unknown answer kind {kind!r}; the kinds are {', '.join(KINDS)}")
+
+
+def parse_money(text: str) -> int:
+    """Cents of the one amount in ``text`` ("$1,234.50" → 123450)."""
+    return int(parse_answer("money", text))
+
+
+def parse_number(text: str) -> Decimal:
+    """The one number in ``text``."""
+    return Decimal(parse_answer("number", text))
+
+
+def parse_date(text: str) -> date:
+    """The one date in ``text``: ISO, US numeric, or written out ("March 4th, 2026")."""
+    found: date = parse_answer("date", text)
+    return found

@@ -34,8 +34,10 @@ Reply with a short thought, then exactly one action in a fenced code block, e.g.
 ```
 click("12")
 ```
-When the goal asks for information, give it with send_msg_to_user("..."). When the goal cannot
-be done on these sites, say so with report_infeasible("...")."""
+When the goal asks for information, answer with send_msg_to_user("...") holding the value
+itself, as the page shows it: send_msg_to_user("$58.20"), not a sentence around it, and only
+one value: an answer naming two candidates counts as wrong. When the goal cannot be done on
+these sites, say so with report_infeasible("...")."""
 
 #: Placeholder key for servers that need none (the ``openai`` client insists on one).
 NO_KEY = "none"

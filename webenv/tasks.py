@@ -18,7 +18,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .answers import AnswerError, parse_answer
+from .answers import grade
 from .errors import UnknownTaskError
 from .world import World
 
@@ -187,17 +187,25 @@ class TaskTemplate:
 
     # -- helpers for checks ---------------------------------------------------------------
 
-    def check_answer(self, checks: Checks, answer: Answer | None, expected: Any) -> None:
-        """Expect a message whose one value of ``answer_type`` equals ``expected``."""
+    def check_answer(
+        self,
+        checks: Checks,
+        answer: Answer | None,
+        expected: Any,
+        *,
+        year: int | None = None,
+        candidates: Iterable[str] = (),
+    ) -> None:
+        """Expect a message whose one value of ``answer_type`` is ``expected`` (see
+        :func:`webenv.answers.grade`: ``year`` for dates written without one, ``candidates``
+        that count as a second answer for names and ids)."""
         if answer is None or answer.kind != "message":
             checks.expect("answered", False, "the episode ended without an answer")
             return
-        try:
-            value = parse_answer(self.answer_type or "string", answer.text)
-        except AnswerError as error:
-            checks.expect("answer", False, f"{answer.text[:200]!r}: {error}")
-            return
-        checks.expect("answer", value == expected, f"answered {value!r}")
+        result = grade(
+            self.answer_type or "name", answer.text, expected, year=year, candidates=candidates
+        )
+        checks.expect("answer", result.passed, f"{answer.text[:200]!r}: {result.reason}")
 
     @staticmethod
     def check_infeasible(checks: Checks, answer: Answer | None) -> None:

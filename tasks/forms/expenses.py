@@ -300,7 +300,7 @@ class PastExpenseTotal(TaskTemplate):
             f"How much did I claim in total on my expense report for the {trip}?",
             f"What was the total amount of the travel expense report I submitted for the {trip}? "
             "Answer with the amount.",
-            f"Look up my past expense report for the {trip} and tell me its total.",
+            f"Look up my past expense report for the {trip} and reply with its total.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:

@@ -7,7 +7,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.answers import normalize_text
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
@@ -28,7 +27,7 @@ class PastConfirmationNumber(TaskTemplate):
     sites = ("forms",)
     tags = ("info-seeking", "history", "account")
     difficulty = "easy"
-    answer_type = "string"
+    answer_type = "identifier"
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -57,7 +56,7 @@ class PastConfirmationNumber(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, normalize_text(params["confirmation"]))
+        self.check_answer(checks, answer, params["confirmation"], candidates=params["others"])
         expect_no_submission(checks, world)
         return checks.result()
 

@@ -12,7 +12,7 @@ from typing import Any
 from webenv.sites.common import Message
 from webenv.sites.mail import deliver
 
-from webenv.answers import normalize_text, parse_money
+from webenv.answers import parse_money
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
@@ -49,11 +49,11 @@ def page_text(observation: Mapping[str, Any]) -> str:
 
 
 def _answered(
-    template: TaskTemplate, world: World, answer: Answer | None, expected: Any
+    template: TaskTemplate, world: World, answer: Answer | None, expected: Any, **options: Any
 ) -> CheckResult:
     """The check of a question: the typed answer, and nothing changed on the way."""
     checks = Checks()
-    template.check_answer(checks, answer, expected)
+    template.check_answer(checks, answer, expected, **options)
     expect_untouched(checks, world)
     return checks.result()
 
@@ -235,7 +235,7 @@ class MeetingDate(TaskTemplate):
         return [
             f"{name} asked to meet about “{subject}”. On what date did they propose to meet?",
             f"What day is the meeting that {name} suggested in the e-mail “{subject}”? "
-            "Give the full date.",
+            "Reply with the date.",
             f"Find {name}'s message “{subject}” and tell me the date of the proposed meeting.",
         ]
 
@@ -243,7 +243,9 @@ class MeetingDate(TaskTemplate):
         return [params["name"], params["subject"]]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        return _answered(self, world, answer, date.fromisoformat(params["day"]))
+        day = date.fromisoformat(params["day"])
+        # The e-mail names the day without a year; the year it means is the meeting's.
+        return _answered(self, world, answer, day, year=day.year)
 
     def near_misses(self) -> dict[str, NearMiss]:
         def shifted(task: Task, days: int) -> str:
@@ -278,7 +280,7 @@ class AttachmentName(TaskTemplate):
     sites = (SITE,)
     tags = ("info-seeking", "search", "attachment")
     difficulty = "easy"
-    answer_type = "string"
+    answer_type = "name"
     max_steps = 10
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -297,12 +299,15 @@ class AttachmentName(TaskTemplate):
         ]
         chosen = pick(rng, files, "attachment from a person")
         others = sorted({f["filename"] for f in files} - {chosen["filename"]}) or ["notes.txt"]
-        return {**chosen, "other": rng.choice(others)}
+        # Every other file, and every name without its extension, is a candidate.
+        stems = sorted({f["filename"].rsplit(".", 1)[0] for f in files})
+        return {**chosen, "other": rng.choice(others), "others": [*others, *stems]}
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         name, subject = params["name"], params["subject"]
         return [
-            f"What is the file name of the attachment {name} sent in “{subject}”?",
+            f"What is the file name of the attachment {name} sent in “{subject}”? Reply with "
+            "the file name.",
             f"{name} attached a file to the e-mail “{subject}”. What is the file called?",
             f"Tell me the exact name of the file attached to {name}'s message “{subject}”.",
         ]
@@ -311,7 +316,7 @@ class AttachmentName(TaskTemplate):
         return [params["name"], params["subject"]]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        return _answered(self, world, answer, normalize_text(params["filename"]))
+        return _answered(self, world, answer, params["filename"], candidates=params["others"])
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {
@@ -333,7 +338,7 @@ class ContactPhone(TaskTemplate):
     sites = (SITE,)
     tags = ("info-seeking", "contacts")
     difficulty = "easy"
-    answer_type = "string"
+    answer_type = "phone"
     max_steps = 8
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -352,12 +357,13 @@ class ContactPhone(TaskTemplate):
         return [params["name"]]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        return _answered(self, world, answer, normalize_text(params["phone"]))
+        return _answered(self, world, answer, params["phone"])
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {
             "another contact's number": self.answering(lambda t: t.params["other"]),
             "without the area code": self.answering(lambda t: t.params["phone"].split(") ")[-1]),
+            "both numbers": self.answering(lambda t: f"{t.params['phone']} or {t.params['other']}"),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:

@@ -39,7 +39,7 @@ class OrderTotal(TaskTemplate):
             f"How much did I pay in total for order {number}?",
             f"What was the order total of my Northwind Market order {number}, with shipping "
             "and tax?",
-            f"Check order {number} in my account and tell me its total.",
+            f"Check order {number} in my account and reply with its total.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:

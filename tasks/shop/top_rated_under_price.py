@@ -6,7 +6,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.answers import normalize_text
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
@@ -20,7 +19,7 @@ class TopRatedUnderPrice(TaskTemplate):
     sites = ("shop",)
     tags = ("info-seeking", "filter", "sort", "reviews")
     difficulty = "medium"
-    answer_type = "string"
+    answer_type = "name"
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -47,6 +46,7 @@ class TopRatedUnderPrice(TaskTemplate):
                     "product": within[0]["name"],
                     "runner_up": within[1]["name"],
                     "best_overall": products[0]["name"],
+                    "candidates": [p["name"] for p in products],
                 }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -56,13 +56,13 @@ class TopRatedUnderPrice(TaskTemplate):
             "highest customer rating? Tell me its name.",
             f"I have {budget} to spend in {category}. What's the best-rated product I can get "
             "for that price or less? Answer with the product name.",
-            f"Find the highest-rated {category} product priced at most {budget}, and tell me "
-            "what it is called.",
+            f"Find the highest-rated {category} product priced at most {budget}, and reply "
+            "with its name.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, normalize_text(params["product"]))
+        self.check_answer(checks, answer, params["product"], candidates=params["candidates"])
         expect_unchanged(checks, world, "orders")
         return checks.result()
 
@@ -75,6 +75,9 @@ class TopRatedUnderPrice(TaskTemplate):
             "ignoring the budget": self.answering(lambda t: t.params["best_overall"]),
             "both candidates": self.answering(
                 lambda t: f"{t.params['product']} or {t.params['runner_up']}"
+            ),
+            "every product of the department": self.answering(
+                lambda t: ", ".join(t.params["candidates"])
             ),
         }
 

@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.answers import normalize_text
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
@@ -21,7 +20,7 @@ class TrackingNumber(TaskTemplate):
     sites = ("shop",)
     tags = ("info-seeking", "orders", "account")
     difficulty = "medium"
-    answer_type = "string"
+    answer_type = "identifier"
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -47,12 +46,14 @@ class TrackingNumber(TaskTemplate):
             f"What is the tracking number of the order I placed on {day}?",
             f"I ordered something from Northwind Market on {day}. Find the shipment's tracking "
             "number and tell me.",
-            f"Look up the UPS tracking number for my order from {day}.",
+            f"Look up the UPS tracking number for my order from {day} and reply with it.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, normalize_text(params["tracking"]))
+        # The order number is a candidate too: an agent may take one for the other.
+        others = [params["number"], params["other_tracking"]]
+        self.check_answer(checks, answer, params["tracking"], candidates=others)
         expect_unchanged(checks, world, "orders")
         return checks.result()
 

@@ -6,17 +6,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.answers import grade
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
 
 from ._flows import (
     STATUS_LABELS,
-    amounts,
     email_contact,
     expect_no_orders,
     expect_one_email,
-    money,
     open_order_history,
     order_rows,
     persona_orders,
@@ -76,12 +75,8 @@ class EmailOrderTotal(TaskTemplate):
         checks = Checks()
         message = expect_one_email(checks, world, params["contact"]["email"], [params["subject"]])
         if message is not None:
-            found = sorted(set(amounts(message["body"])))
-            checks.expect(
-                "states the total and no other amount",
-                found == [params["total_cents"]],
-                f"amounts: {', '.join(money(c) for c in found) or 'none'}",
-            )
+            stated = grade("money", message["body"], params["total_cents"])
+            checks.expect("states the total and no other amount", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()
 

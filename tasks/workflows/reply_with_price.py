@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.answers import grade
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
@@ -27,6 +29,8 @@ from ._flows import (
 )
 
 SUBJECT = "Price check?"
+#: Where the quoted e-mail starts in a reply ("On Tue, Mar 3, 2026 at 9:15 AM, Ann wrote:").
+_QUOTE_HEADER = re.compile(r"^On .+ wrote:\s*$", re.MULTILINE)
 
 
 @register
@@ -74,15 +78,10 @@ class ReplyWithPrice(TaskTemplate):
         checks = Checks()
         message = expect_one_email(checks, world, params["friend"]["email"])
         if message is not None:
-            written = "\n".join(
-                line for line in message["body"].splitlines() if not line.startswith(">")
-            )
-            found = amounts(written)
-            checks.expect(
-                "the one price named is right",
-                found == [params["price_cents"]],
-                f"amounts in the reply: {[money(c) for c in found]}",
-            )
+            written = _QUOTE_HEADER.split(message["body"])[0]
+            written = "\n".join(line for line in written.splitlines() if not line.startswith(">"))
+            stated = grade("money", written, params["price_cents"])
+            checks.expect("the one price named is right", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()
 

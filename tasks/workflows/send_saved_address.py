@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.answers import grade_address
 from webenv.axtree import AxTree
 from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
 from webenv.world import World
@@ -77,11 +78,12 @@ class SendSavedAddress(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        wanted = [params["street"], params["zip"]]
-        message = expect_one_email(checks, world, params["contact"]["email"], wanted)
+        message = expect_one_email(checks, world, params["contact"]["email"])
         if message is not None:
-            others = [s for s in params["other_streets"] if s in message["body"]]
-            checks.expect("no other address", not others, f"also sent {others}")
+            given = grade_address(
+                message["body"], params["street"], params["zip"], params["other_streets"]
+            )
+            checks.expect("gives the address and no other", given.passed, given.reason)
         expect_no_orders(checks, world)
         return checks.result()
 

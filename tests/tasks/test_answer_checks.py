@@ -1,0 +1,164 @@
+"""The answer checks of the question templates and of the workflows' written replies, on a
+real world without a browser: a careful person's sentence earns 1, a hedge earns 0."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
+from datetime import date
+from typing import Any
+
+import pytest
+
+from webenv.tasks import Answer, templates
+from webenv.world import World
+
+SEED = 1
+Params = Mapping[str, Any]
+
+
+def money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def spelled_date(iso: str) -> str:
+    day = date.fromisoformat(iso)
+    return f"{day:%B} {day.day}"
+
+
+@pytest.fixture(scope="module")
+def worlds() -> Iterator[Callable[[str], tuple[World, Any]]]:
+    opened: dict[tuple[str, ...], World] = {}
+
+    def instance(name: str) -> tuple[World, Any]:
+        template = templates()[name]
+        if template.sites not in opened:
+            opened[template.sites] = World(template.sites)
+        world = opened[template.sites]
+        world.restore(SEED)
+        task = template.instantiate(SEED, world)
+        world.mark_start()
+        return world, task
+
+    yield instance
+    for world in opened.values():
+        world.close()
+
+
+def reward(worlds: Callable[[str], tuple[World, Any]], name: str, text: Callable[[Params], str]):
+    world, task = worlds(name)
+    result = task.check(world, Answer("message", text(task.params)))
+    return result.success, result.to_dict()
+
+
+#: (template, an answer, whether it earns 1); each scored the other way before answers were
+#: graded by kind.
+ANSWERS = [
+    ("shop.top_rated_under_price", lambda p: f"It's the {p['product']}.", True),
+    ("shop.top_rated_under_price", lambda p: f"The {p['product']}, {p['budget']} or less.", True),
+    ("shop.tracking_number", lambda p: f"Tracking number: {p['tracking']}", True),
+    ("shop.tracking_number", lambda p: f"The UPS number is “{p['tracking'].lower()}”.", True),
+    ("shop.order_total", lambda p: f"Order {p['number']} came to {money(p['total_cents'])}.", True),
+    ("mail.attachment_name", lambda p: f"The file is {p['filename']}", True),
+    ("mail.contact_phone", lambda p: "".join(c for c in p["phone"] if c.isdigit()), True),
+    ("mail.contact_phone", lambda p: f"+1 {p['phone']}", True),
+    ("mail.meeting_date", lambda p: f"They proposed {spelled_date(p['day'])}.", True),
+    ("forms.past_confirmation_number", lambda p: f"It's {p['confirmation']}.", True),
+    (
+        "forms.past_expense_total",
+        lambda p: (
+            f"The {p['destination']} report (filed 2025-11-03) came to {money(p['total_cents'])}."
+        ),
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "earns"), ANSWERS)
+def test_an_answer_in_a_sentence_is_graded_by_its_value(worlds, name, text, earns):
+    success, check = reward(worlds, name, text)
+    assert success is earns, check
+
+
+def test_an_impossible_date_is_a_wrong_answer_not_an_error(worlds):
+    success, check = reward(worlds, "mail.meeting_date", lambda p: "It was on 2026-02-30")
+    assert not success
+    assert "not a calendar date" in str(check)
+
+
+# -- written replies -------------------------------------------------------------------------
+
+
+def send(world: World, to: str, subject: str, body: str) -> None:
+    """Put one message into the Sent folder, as the mail site does when the persona sends."""
+    assert world.persona is not None
+    conn = sqlite3.connect(world.db_path("mail"))
+    try:
+        thread = conn.execute("SELECT MAX(id) FROM threads").fetchone()[0]
+        now = world.now.isoformat()
+        conn.execute(
+            "INSERT INTO messages (thread_id, folder, sender, sender_name, recipients, subject,"
+            " body, sent_at, created_at) VALUES (?, 'sent', ?, ?, ?, ?, ?, ?, ?)",
+            (thread, world.persona.email, world.persona.first_name, to, subject, body, now, now),
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def replied(worlds, name: str, body: Callable[[Params], str], to: str = "contact") -> bool:
+    world, task = worlds(name)
+    params = task.params
+    send(world, params[to]["email"].lower(), params.get("subject", "Re: hi"), body(params))
+    result = task.check(world, None)
+    return result.success, result.to_dict()
+
+
+def abbreviated(street: str) -> str:
+    """``street`` with its first word that people shorten (or spell out) changed."""
+    swaps = {"Street": "St", "Suite": "Ste", "Apt.": "Apartment", "Lane": "Ln", "Road": "Rd"}
+    words = street.split()
+    for index, word in enumerate(words):
+        if word in swaps:
+            return " ".join([*words[:index], swaps[word], *words[index + 1 :]])
+    raise AssertionError(f"nothing to abbreviate in {street!r}")
+
+
+REPLIES = [
+    (
+        "workflows.email_order_total",
+        "contact",
+        lambda p: f"Hi,\n\nThe total was {p['total_cents'] / 100:.2f} dollars.\n",
+        True,
+    ),
+    (
+        "workflows.email_order_total",
+        "contact",
+        lambda p: f"It was {money(p['total_cents'])} or {money(p['total_cents'] + 500)}.",
+        False,
+    ),
+    (
+        "workflows.reply_with_price",
+        "friend",
+        lambda p: f"It's {p['price_cents'] / 100:.2f} dollars at Northwind Market.",
+        True,
+    ),
+    (
+        "workflows.send_saved_address",
+        "contact",
+        lambda p: f"Here it is: {abbreviated(p['street'])}, {p['zip']}",
+        True,
+    ),
+    (
+        "workflows.send_saved_address",
+        "contact",
+        lambda p: "\n".join(s.lower() for s in [p["street"], *p["other_streets"], p["zip"]]),
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "to", "body", "earns"), REPLIES)
+def test_a_written_reply_is_graded_by_what_it_states(worlds, name, to, body, earns):
+    success, check = replied(worlds, name, body, to)
+    assert success is earns, check
