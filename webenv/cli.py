@@ -1,4 +1,5 @@
-"""The ``webenv`` command: list, eval, serve, show, view and play. Each calls the public API.
+"""The ``webenv`` command: list, eval, validate, serve, show, view and play. Each calls the public
+API.
 
 Folders given on the command line are resolved against the working directory here, once,
 so that the servers behind ``view`` and ``play`` never resolve them against anything else.
@@ -155,6 +156,30 @@ def cmd_eval(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Audit templates (:func:`webenv.validate.validate`): a table, JSON, exit 1 on a failure."""
+    from .validate import table, validate  # imported here: no other command needs it
+
+    chosen = choose_tasks(args.tasks)
+    if args.seeds < 1:
+        raise WebEnvError(f"--seeds must be at least 1, not {args.seeds}.")
+    profiles = [p for p in args.profiles if p != "none"]
+    report = validate(
+        chosen,
+        range(args.seed, args.seed + args.seeds),
+        profiles,
+        random_steps=args.random_steps,
+        progress=lambda line: print(line, file=sys.stderr, flush=True),
+    )
+    print("\n".join(table(report)))
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report.to_dict(), indent=1, ensure_ascii=False))
+        print(f"\nWrote the full results to {args.json}")
+    return 0 if report.passed else 1
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -351,6 +376,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume", action="store_true", help="keep --out's results; run only what is missing"
     )
     ev.set_defaults(run=cmd_eval)
+
+    check = commands.add_parser(
+        "validate",
+        formatter_class=HelpFormatter,
+        help="audit task templates: oracle, no-ops, near-misses, answers, goals, diversity",
+    )
+    check.add_argument("--tasks", nargs="+", default=["*"], help="glob(s) of template names")
+    check.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds per template")
+    check.add_argument("--seed", type=int, default=0, help="first seed")
+    check.add_argument(
+        "--profiles",
+        type=parse_profiles,
+        default="light,heavy,adversarial",
+        help="perturbation profiles the oracle must get past, comma-separated (none: clean only)",
+    )
+    check.add_argument(
+        "--random-steps", type=int, default=15, help="the random agent's steps per episode"
+    )
+    check.add_argument("--json", metavar="FILE", help="write the full results as JSON")
+    check.set_defaults(run=cmd_validate)
     serve = commands.add_parser(
         "serve", formatter_class=HelpFormatter, help="serve a world's sites for a person to browse"
     )
