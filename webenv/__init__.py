@@ -16,6 +16,15 @@ from .env import WebEnv
 from .errors import ActionError, BrowserNotFoundError, UnknownTaskError, WebEnvError
 from .registration import register_envs
 from .tasks import Answer, CheckResult, Checks, Condition, Task, TaskTemplate, register, templates
+from .validate import (
+    PolicyRun,
+    TemplateReport,
+    ValidationReport,
+    check_instances,
+    run_policy,
+    validate_template,
+    validate_templates,
+)
 from .vector import WebVectorEnv
 
 __version__ = "0.1.0"
@@ -27,17 +36,24 @@ __all__ = [
     "CheckResult",
     "Checks",
     "Condition",
+    "PolicyRun",
     "Task",
     "TaskTemplate",
+    "TemplateReport",
     "UnknownTaskError",
+    "ValidationReport",
     "WebEnv",
     "WebEnvError",
     "WebVectorEnv",
     "__version__",
+    "check_instances",
     "describe_actions",
     "register",
     "register_envs",
+    "run_policy",
     "templates",
+    "validate_template",
+    "validate_templates",
 ]
 
 register_envs()

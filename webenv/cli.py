@@ -159,14 +159,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Audit templates (:func:`webenv.validate.validate`): a table, JSON, exit 1 on a failure."""
-    from .validate import table, validate  # imported here: no other command needs it
+    """Audit templates (:func:`webenv.validate.validate_templates`): a table, JSON, exit 1
+    on a failure."""
+    from .validate import table, validate_templates  # imported here: no other command needs it
 
     chosen = choose_tasks(args.tasks)
     if args.seeds < 1:
         raise WebEnvError(f"--seeds must be at least 1, not {args.seeds}.")
     profiles = [p for p in args.profiles if p != "none"]
-    report = validate(
+    report = validate_templates(
         chosen,
         range(args.seed, args.seed + args.seeds),
         profiles,

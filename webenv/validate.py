@@ -287,6 +287,8 @@ class CheckReport:
             return self.skipped
         failures = self.failures
         if not failures:
+            if len(self.cases) == 1 and self.cases[0].reason:
+                return self.cases[0].reason
             return f"{len(self.cases)} passed"
         more = f" ({len(failures)} of {len(self.cases)} failed)" if len(self.cases) > 1 else ""
         return failures[0].describe() + more
@@ -700,7 +702,7 @@ class ValidationReport:
         }
 
 
-def validate(
+def validate_templates(
     templates: Iterable[TaskTemplate],
     seeds: Sequence[int],
     profiles: Sequence[str] = PROFILES,

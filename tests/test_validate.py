@@ -1,0 +1,265 @@
+"""webenv validate: built-in templates pass it; templates broken on purpose fail it, each with
+the reason that names its flaw, and the command exits 1."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import gymnasium as gym
+import pytest
+from webenv.suite.shop._shop import money
+from webenv.suite.shop.order_total import OrderTotal
+
+import webenv.tasks
+from webenv.cli import main
+from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, env_id, register
+from webenv.validate import (
+    CHECKS,
+    answer_battery,
+    check_answers,
+    check_instances,
+    check_nonzero,
+    is_degenerate,
+)
+from webenv.world import World
+
+
+@pytest.fixture
+def registered() -> Iterator[Callable[[type[TaskTemplate]], TaskTemplate]]:
+    """Registers template classes for one test, and takes them out of both registries after
+    (the registry has no public way to forget a template: only tests need one)."""
+    added: list[TaskTemplate] = []
+
+    def add(cls: type[TaskTemplate]) -> TaskTemplate:
+        register(cls)
+        template = webenv.tasks.get_template(cls.name)
+        added.append(template)
+        return template
+
+    yield add
+    for template in added:
+        del webenv.tasks._TEMPLATES[template.name]
+        gym.registry.pop(env_id(template), None)
+
+
+# -- templates broken on purpose (each a shop.order_total with one flaw) ------------------------
+
+
+class CheckPassesUntouched(OrderTotal):
+    """Its check passes whatever the agent does."""
+
+    name = "broken.check_passes_untouched"
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        checks.expect("anything goes", True)
+        return checks.result()
+
+
+class OracleAnswersWrong(OrderTotal):
+    """Its oracle answers a cent short."""
+
+    name = "broken.oracle_answers_wrong"
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield f'send_msg_to_user("{money(task.params["total_cents"] - 1)}")'
+
+
+class GoalOmitsTheOrder(OrderTotal):
+    """Its goal never says which order."""
+
+    name = "broken.goal_omits_the_order"
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        return ["How much did I pay for my last order?", "What did my order cost in total?"]
+
+
+class AlwaysTheSame(OrderTotal):
+    """Every seed gives the same instance."""
+
+    name = "broken.always_the_same"
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        return {"number": "1001", "total_cents": 4200, "subtotal_cents": 4000,
+                "all_totals_cents": [4200]}  # fmt: skip
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        return [f"How much did I pay in total for order {params['number']}?"]
+
+
+class DrawsFromTheClock(OrderTotal):
+    """Its sampling ignores the episode's RNG."""
+
+    name = "broken.draws_from_the_clock"
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        return super().sample(random.Random(), world)
+
+
+class TakesAnyMention(OrderTotal):
+    """Its answer check takes any message that mentions the total."""
+
+    name = "broken.takes_any_mention"
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        text = answer.text if answer is not None else ""
+        checks.expect("answer", money(params["total_cents"]) in text, text)
+        return checks.result()
+
+
+def failed(report: Any) -> dict[str, str]:
+    """``{check: reason}`` of a template report's failed checks."""
+    return {check.name: check.reason for check in report.checks if not check.passed}
+
+
+# -- no browser -----------------------------------------------------------------------------------
+
+
+def test_a_goal_that_omits_a_checked_value_fails_the_goal_check(registered):
+    template = registered(GoalOmitsTheOrder)
+    reports = {check.name: check for check in check_instances(template, [0, 1])}
+    assert not reports["goal"].passed
+    world = World(template.sites)
+    try:
+        world.restore(0)
+        number = template.instantiate(0, world).params["number"]
+    finally:
+        world.close()
+    assert f"omits {number!r}" in reports["goal"].reason
+    assert reports["untouched"].passed and reports["same-seed"].passed
+
+
+def test_identical_instances_fail_the_diversity_floor(registered):
+    reports = {c.name: c for c in check_instances(registered(AlwaysTheSame), range(3))}
+    assert not reports["diverse"].passed
+    assert reports["diverse"].reason == "1 distinct instances of 3 seeds (at least 2 needed)"
+    assert reports["goal"].passed and reports["same-seed"].passed
+
+
+def test_sampling_that_ignores_the_seed_fails_the_same_seed_check(registered):
+    reports = {c.name: c for c in check_instances(registered(DrawsFromTheClock), [0, 1])}
+    assert not reports["same-seed"].passed
+    assert "the params differ from one instantiation to the next" in reports["same-seed"].reason
+
+
+def test_the_built_in_instances_pass_the_checks_that_need_no_browser():
+    template = webenv.tasks.get_template("shop.order_total")
+    reports = check_instances(template, range(3))
+    assert [r.name for r in reports] == ["untouched", "goal", "same-seed", "diverse"]
+    assert all(report.passed for report in reports), [r.reason for r in reports]
+
+
+def _totals(template: TaskTemplate, seeds: range) -> dict[int, str]:
+    """The right answer of each seed, as the oracle writes it."""
+    world = World(template.sites)
+    try:
+        answers = {}
+        for seed in seeds:
+            world.restore(seed)
+            answers[seed] = money(template.instantiate(seed, world).params["total_cents"])
+        return answers
+    finally:
+        world.close()
+
+
+def test_a_check_that_takes_a_hedge_fails_the_answer_battery(registered):
+    template = registered(TakesAnyMention)
+    answers = _totals(template, range(2))
+    report = check_answers(template, answers, {0: ["$1.00", "every total: $3.00, $4.00"]})
+    assert not report.passed
+    assert report.reason.startswith(f"seed 0, hedge: the hedge '{answers[0]} or $1.00' passes")
+    # The built-in template's own check takes the sentences only (its instances differ: a
+    # template's name seeds its sampling).
+    builtin = webenv.tasks.get_template("shop.order_total")
+    assert check_answers(builtin, _totals(builtin, range(2)), {0: ["$1.00"]}).passed
+
+
+def test_the_battery_words_the_answer_carefully_and_hedges_with_candidates_of_its_kind():
+    sentences, hedges = answer_battery("$5.00", ["$6.00"])
+    assert "It's $5.00." in sentences and "$5.00, as far as I can see" in sentences
+    assert hedges == ["$5.00 or $6.00", "Either $6.00 or $5.00.", "It's $5.00, or maybe $6.00."]
+
+
+def test_degenerate_answers_fail_beyond_one_in_thirty():
+    template = webenv.tasks.get_template("shop.order_total")
+    assert is_degenerate("money", "$0.00") and is_degenerate("number", "0")
+    assert is_degenerate("name", " ") and not is_degenerate("money", "$0.01")
+    two = check_nonzero(template, {0: "$0.00", 1: "$5.00"}, 2)
+    assert not two.passed and "1 degenerate answers of 2 seeds (at most 0)" in two.reason
+    thirty = {seed: "$5.00" for seed in range(30)} | {0: "$0.00"}
+    assert check_nonzero(template, thirty, 30).passed
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tasks", "shop.order_totl"], "Did you mean shop.order_total"),
+        (["--seeds", "0"], "--seeds must be at least 1"),
+    ],
+)
+def test_bad_options_are_refused_before_any_episode(capsys, argv, message):
+    assert main(["validate", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+# -- the command, with episodes ---------------------------------------------------------------
+
+
+def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
+    out = tmp_path / "validate.json"
+    argv = ["validate", "--tasks", "shop.order_total", "shop.change_phone", "--seeds", "2"]
+    code = main([*argv, "--profiles", "light", "--random-steps", "5", "--json", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "FAIL" not in printed
+    results = json.loads(out.read_text())
+    assert results["version"] == 1 and results["passed"] is True
+    assert results["seeds"] == [0, 1] and results["profiles"] == ["light"]
+    assert results["checks"] == [c for c in CHECKS if c not in ("heavy", "adversarial")]
+    by_name = {t["template"]: t for t in results["templates"]}
+    assert set(by_name) == {"shop.order_total", "shop.change_phone"}
+    for template in by_name.values():
+        assert template["passed"] and template["id"] == f"webenv/{template['template']}-v0"
+        assert [c["name"] for c in template["checks"]] == results["checks"]
+        oracle = template["checks"][0]
+        assert [case["seed"] for case in oracle["cases"]] == [0, 1]
+        assert all(case["passed"] for case in oracle["cases"])
+    answers = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["answers"]
+    assert not answers["skipped"] and answers["reason"] == "2 passed"
+    phone = {c["name"]: c for c in by_name["shop.change_phone"]["checks"]}["answers"]
+    assert phone["skipped"] and phone["reason"] == "not info-seeking"
+    header, *rows = printed.splitlines()[:3]
+    assert header.split() == ["template", *results["checks"]]
+    assert rows[0].split() == ["shop.change_phone"] + ["pass"] * 6 + ["-"] + ["pass"] * 3 + ["-"]
+
+
+def test_broken_templates_fail_with_their_reasons_and_exit_1(tmp_path, capsys, registered, browser):
+    registered(CheckPassesUntouched)
+    registered(OracleAnswersWrong)
+    out = tmp_path / "validate.json"
+    argv = ["validate", "--tasks", "broken.*", "--seeds", "1", "--profiles", "none"]
+    code = main([*argv, "--random-steps", "3", "--json", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 1, printed
+    results = {t["template"]: t for t in json.loads(out.read_text())["templates"]}
+    lenient = {c["name"]: c for c in results["broken.check_passes_untouched"]["checks"]}
+    assert lenient["oracle"]["passed"]
+    assert not lenient["untouched"]["passed"]
+    assert lenient["untouched"]["reason"] == (
+        "seed 0: the check passes on the untouched world, ended with no answer"
+    )
+    assert lenient["noop"]["reason"] == "seed 0: earns 1.0"
+    assert lenient["random"]["reason"] == "seed 0: earns 1.0"
+    assert lenient["near-misses"]["reason"].startswith("seed 0, off by a cent: earns 1.0")
+    assert "the hedge" in lenient["answers"]["reason"]
+    wrong = {c["name"]: c for c in results["broken.oracle_answers_wrong"]["checks"]}
+    assert [name for name, check in wrong.items() if not check["passed"]] == ["oracle", "answers"]
+    assert wrong["oracle"]["reason"].startswith("seed 0: reward 0.0 after 1 steps (answer: ")
+    assert wrong["oracle"]["cases"][0]["episode"]["trail"][0][0].startswith("send_msg_to_user")
+    assert "fails" in wrong["answers"]["reason"]  # its own answer, in a sentence, is wrong
+    assert "FAIL broken.check_passes_untouched untouched: seed 0: the check passes" in printed
+    assert "FAIL broken.oracle_answers_wrong oracle: seed 0: reward 0.0" in printed
