@@ -337,7 +337,7 @@ class TemplateReport:
 #: (named by the profile), and the rest.
 CHECKS = (
     "oracle",
-    *PERTURB_PROFILES,
+    *(profile for profile in PERTURB_PROFILES if profile != "none"),
     "untouched",
     "noop",
     "random",
