@@ -18,11 +18,13 @@ from webenv.cli import main
 from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, env_id, register
 from webenv.validate import (
     CHECKS,
+    alternatives,
     answer_battery,
     check_answers,
     check_instances,
     check_nonzero,
     is_degenerate,
+    same_kind_candidates,
 )
 from webenv.world import World
 
@@ -182,6 +184,26 @@ def test_the_battery_words_the_answer_carefully_and_hedges_with_candidates_of_it
     sentences, hedges = answer_battery("$5.00", ["$6.00"])
     assert "It's $5.00." in sentences and "$5.00, as far as I can see" in sentences
     assert hedges == ["$5.00 or $6.00", "Either $6.00 or $5.00.", "It's $5.00, or maybe $6.00."]
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "others"),
+    [
+        ("money", "$0.00", ["$1.00"]),
+        ("money", "$58.20", ["$59.20", "$58.19"]),
+        ("number", "3", ["4"]),
+        ("date", "2026-03-04", ["2026-03-05"]),
+        ("phone", "(242) 555-4309", ["(242) 555-4300"]),
+        ("identifier", "NM-10234-5", ["NM-10234-6"]),
+        ("name", "Trailpeak Jacket", []),
+    ],
+)
+def test_hedges_offer_a_different_value_of_the_same_kind(kind, answer, others):
+    # A candidate equal to the answer would make a "hedge" that is the right answer twice
+    # ("$0.00 or $0.00"), which a sound check rightly takes.
+    assert alternatives(kind, answer) == others
+    unrelated = [] if kind == "name" else ["no idea"]  # any text may be a name
+    assert same_kind_candidates(kind, answer, [answer, *unrelated, *others]) == others
 
 
 def test_degenerate_answers_fail_beyond_one_in_thirty():

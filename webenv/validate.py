@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -50,6 +51,9 @@ DISTINCT_SHARE = 2 / 3
 DEGENERATE_ONE_IN = 30
 #: A careful person's sentences around the right answer ``{}``; each must earn the reward.
 SENTENCES = ("{}", "It's {}.", "The answer is {}", "{}, as far as I can see", "I found {}.")
+#: What another identifier looks like: a short run of letters, digits, dashes and spaces, one
+#: a digit at least.
+_ID_LIKE = re.compile(r"(?=.*[0-9])[A-Za-z0-9][A-Za-z0-9 -]{0,40}")
 #: Hedges: the right answer ``{0}`` with another candidate ``{1}``; each must earn nothing.
 HEDGES = ("{0} or {1}", "Either {1} or {0}.", "It's {0}, or maybe {1}.")
 
@@ -453,7 +457,7 @@ def alternatives(kind: str, answer: str) -> list[str]:
     except AnswerError:
         return []
     if kind == "money":
-        return [f"${(value + 100) / 100:,.2f}", f"${max(value - 1, 0) / 100:,.2f}"]
+        return [f"${cents / 100:,.2f}" for cents in (value + 100, value - 1) if cents > 0]
     if kind == "number" and isinstance(value, Decimal):
         return [str(value + 1)]
     if kind == "date" and isinstance(value, date):
@@ -475,7 +479,7 @@ def alternatives(kind: str, answer: str) -> list[str]:
 
 def same_kind_candidates(kind: str, answer: str, texts: Iterable[str]) -> list[str]:
     """Those of ``texts`` (other answers: near-misses') holding one value of ``kind`` that is
-    not ``answer``'s."""
+    not ``answer``'s (for names, any other text: a name cannot be told from a sentence)."""
     try:
         right = parse_answer(kind, answer)
     except AnswerError:
@@ -488,6 +492,8 @@ def same_kind_candidates(kind: str, answer: str, texts: Iterable[str]) -> list[s
             value = parse_answer(kind, text)
         except AnswerError:
             continue
+        if kind == "identifier" and not _ID_LIKE.fullmatch(text.strip()):
+            continue  # a sentence, not another id
         if value != right and value not in ("", frozenset(), []) and text not in chosen:
             chosen.append(text)
     return chosen
@@ -526,8 +532,8 @@ def check_answers(
     world = World(template.sites)
     try:
         for seed, answer in sorted(answers.items()):
-            candidates = same_kind_candidates(kind, answer, (others or {}).get(seed, ()))
-            candidates += [c for c in alternatives(kind, answer) if c not in candidates]
+            near = [*(others or {}).get(seed, ()), *alternatives(kind, answer)]
+            candidates = same_kind_candidates(kind, answer, near)
             sentences, hedges = answer_battery(answer, candidates)
             task = _instance(template, world, seed)
             for sentence in sentences:
