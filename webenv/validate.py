@@ -51,8 +51,8 @@ DISTINCT_SHARE = 2 / 3
 DEGENERATE_ONE_IN = 30
 #: A careful person's sentences around the right answer ``{}``; each must earn the reward.
 SENTENCES = ("{}", "It's {}.", "The answer is {}", "{}, as far as I can see", "I found {}.")
-#: What another identifier looks like: a short run of letters, digits, dashes and spaces, one
-#: a digit at least.
+#: What another identifier looks like: a short run of letters, digits, dashes and spaces,
+#: with at least one digit.
 _ID_LIKE = re.compile(r"(?=.*[0-9])[A-Za-z0-9][A-Za-z0-9 -]{0,40}")
 #: Hedges: the right answer ``{0}`` with another candidate ``{1}``; each must earn nothing.
 HEDGES = ("{0} or {1}", "Either {1} or {0}.", "It's {0}, or maybe {1}.")
