@@ -1,0 +1,135 @@
+"""Every check of a template, its episodes run in one env through the public env API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+
+from ..perturb import make_plan
+from ..registration import register_envs
+from ..tasks import TaskTemplate, env_id
+from .battery import check_answers, check_nonzero
+from .episodes import Policy, PolicyRun, idle, oracle_policy, random_policy, run_policy
+from .instances import check_instances
+from .report import CHECKS, Case, CheckReport, TemplateReport, ValidationReport
+
+#: Profiles checked by default.
+PROFILES = ("light", "heavy", "adversarial")
+
+
+def _episode_case(run: PolicyRun, want_success: bool, label: str = "", keep: bool = False) -> Case:
+    """A case from an episode: the oracle must earn 1.0, others 0.0."""
+    if run.error is not None:
+        return Case(False, run.error, run.seed, label, run.to_dict())
+    if want_success and run.reward != 1.0:
+        failed = [c for c in (run.check or {}).get("conditions", []) if not c["passed"]]
+        why = f"{failed[0]['name']}: {failed[0]['message']}" if failed else "no check"
+        reason = f"reward {run.reward} after {run.steps} steps ({why})"[:300]
+        return Case(False, reason, run.seed, label, run.to_dict())
+    if not want_success and run.reward != 0.0:
+        return Case(False, f"earns {run.reward}", run.seed, label, run.to_dict())
+    return Case(True, f"reward {run.reward}", run.seed, label, run.to_dict() if keep else None)
+
+
+def _guarded(env: gym.Env[Any, Any], seed: int, policy: Policy, **options: Any) -> PolicyRun:
+    """:func:`run_policy`, with an env's exception reported as the run's error."""
+    try:
+        return run_policy(env, seed, policy, **options)
+    except Exception as error:
+        return PolicyRun(seed=seed, error=f"the episode raised {error!r}"[:400])
+
+
+def validate_template(
+    template: TaskTemplate,
+    seeds: Sequence[int],
+    profiles: Sequence[str] = PROFILES,
+    *,
+    random_steps: int = 15,
+    noop_steps: int = 5,
+    env_kwargs: Mapping[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> TemplateReport:
+    """Every check of ``template`` over ``seeds`` (see the module's docstring and
+    :data:`CHECKS`), its episodes run in one env, closed after.
+
+    Args:
+        template: a registered template (``@webenv.register``).
+        seeds: the seeds to check; the diversity floors are meant over 30 or more.
+        profiles: perturbation profiles the oracle must get past (with recovery); a seed whose
+            plan under a profile is empty is not run again.
+        random_steps: the random agent's steps per episode, before it says it is done.
+        noop_steps: the no-op episode's steps, before it says it is done.
+        env_kwargs: keyword arguments of ``gym.make`` (``observe``, ``timeouts`` …).
+        progress: called with a line before each group of episodes.
+    """
+    register_envs()  # templates registered since ``import webenv`` get their ids
+    say = progress or (lambda line: None)
+    seeds = list(seeds)
+    static = {check.name: check for check in check_instances(template, seeds)}
+    near_misses = template.near_misses()
+    reports: dict[str, CheckReport] = {}
+    answers: dict[int, str] = {}
+    others: dict[int, list[str]] = {seed: [] for seed in seeds}
+    env = gym.make(env_id(template), **dict(env_kwargs or {}))
+    try:
+        say(f"{template.name}: the oracle on {len(seeds)} seeds")
+        clean = {}
+        for seed in seeds:
+            run = clean[seed] = _guarded(env, seed, oracle_policy, strict=True)
+            if run.answer is not None and run.answer.kind == "message":
+                answers[seed] = run.answer.text
+        reports["oracle"] = CheckReport(
+            "oracle", tuple(_episode_case(clean[s], True) for s in seeds)
+        )
+        for profile in profiles:
+            if profile == "none":
+                continue
+            say(f"{template.name}: the oracle under {profile}")
+            cases = []
+            for seed in seeds:
+                plan = make_plan(seed, profile, template.sites, template.start_signed_in)
+                if not plan.items:
+                    stands = _episode_case(clean[seed], True)
+                    cases.append(Case(stands.passed, "nothing planned: " + stands.reason, seed))
+                    continue
+                run = _guarded(env, seed, oracle_policy, perturb=profile)
+                cases.append(_episode_case(run, True))
+            reports[profile] = CheckReport(profile, tuple(cases))
+        say(f"{template.name}: doing nothing, acting at random")
+        noop = _guarded(env, seeds[0], idle(noop_steps))
+        reports["noop"] = CheckReport("noop", (_episode_case(noop, False),))
+        randoms = [_guarded(env, seed, random_policy(random_steps)) for seed in seeds]
+        reports["random"] = CheckReport("random", tuple(_episode_case(r, False) for r in randoms))
+        say(f"{template.name}: {len(near_misses)} near-misses")
+        cases = []
+        for label, near_miss in near_misses.items():
+            for seed in seeds:
+                run = _guarded(env, seed, near_miss)
+                cases.append(_episode_case(run, False, label))
+                if run.answer is not None and run.answer.kind == "message":
+                    others[seed].append(run.answer.text)
+        if not near_misses:
+            cases.append(Case(False, "the template has no near-misses; it needs at least one"))
+        reports["near-misses"] = CheckReport("near-misses", tuple(cases))
+    finally:
+        env.close()
+    reports["answers"] = check_answers(template, answers, others)
+    reports["nonzero"] = check_nonzero(template, answers, len(seeds))
+    reports.update(static)
+    order = [name for name in CHECKS if name in reports]
+    return TemplateReport(
+        template.name, env_id(template), tuple(seeds), tuple(reports[n] for n in order)
+    )
+
+
+def validate_templates(
+    templates: Iterable[TaskTemplate],
+    seeds: Sequence[int],
+    profiles: Sequence[str] = PROFILES,
+    **options: Any,
+) -> ValidationReport:
+    """:func:`validate_template` for each of ``templates`` (same keyword options)."""
+    reports = tuple(validate_template(t, seeds, profiles, **options) for t in templates)
+    return ValidationReport(reports, tuple(seeds), tuple(p for p in profiles if p != "none"))

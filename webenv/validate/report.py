@@ -1,0 +1,177 @@
+"""What an audit found: a verdict per seed, per check, per template, and as a table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..perturb import PROFILES as PERTURB_PROFILES
+
+
+@dataclass(frozen=True)
+class Case:
+    """One seed's (or one episode's) verdict within a check."""
+
+    passed: bool
+    reason: str = ""
+    seed: int | None = None
+    #: What the verdict is about when a check has several per seed (a near-miss's label, a
+    #: sentence of the answer battery).
+    label: str = ""
+    #: The episode, for failures (see :meth:`PolicyRun.to_dict`).
+    episode: dict[str, Any] | None = None
+
+    def describe(self) -> str:
+        where = [f"seed {self.seed}" if self.seed is not None else "", self.label]
+        prefix = ", ".join(part for part in where if part)
+        return f"{prefix}: {self.reason}" if prefix else self.reason
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"passed": self.passed, "reason": self.reason, "seed": self.seed}
+        if self.label:
+            data["label"] = self.label
+        if self.episode is not None:
+            data["episode"] = self.episode
+        return data
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """One check of one template over the seeds: passed unless a case failed."""
+
+    name: str
+    cases: tuple[Case, ...] = ()
+    #: Why the check does not apply (an action task has no answer to grade), if it does not.
+    skipped: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return all(case.passed for case in self.cases)
+
+    @property
+    def failures(self) -> list[Case]:
+        return [case for case in self.cases if not case.passed]
+
+    @property
+    def reason(self) -> str:
+        """A short reason: the first failure, and how many cases failed."""
+        if self.skipped:
+            return self.skipped
+        failures = self.failures
+        if not failures:
+            if len(self.cases) == 1 and self.cases[0].reason:
+                return self.cases[0].reason
+            return f"{len(self.cases)} passed"
+        more = f" ({len(failures)} of {len(self.cases)} failed)" if len(self.cases) > 1 else ""
+        return failures[0].describe() + more
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "passed": self.passed,
+            "skipped": bool(self.skipped),
+            "reason": self.reason,
+            "cases": [case.to_dict() for case in self.cases],
+        }
+
+
+@dataclass(frozen=True)
+class TemplateReport:
+    """Every check of one template."""
+
+    template: str
+    id: str
+    seeds: tuple[int, ...]
+    checks: tuple[CheckReport, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+    def check(self, name: str) -> CheckReport:
+        """The check named ``name`` (see :data:`CHECKS`)."""
+        for check in self.checks:
+            if check.name == name:
+                return check
+        raise KeyError(f"no check {name!r}; the checks are {[c.name for c in self.checks]}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "template": self.template,
+            "id": self.id,
+            "passed": self.passed,
+            "seeds": list(self.seeds),
+            "checks": [check.to_dict() for check in self.checks],
+        }
+
+
+#: Every check's name, in the order of the table: the oracle clean, then under each profile
+#: (named by the profile), and the rest.
+CHECKS = (
+    "oracle",
+    *(profile for profile in PERTURB_PROFILES if profile != "none"),
+    "untouched",
+    "noop",
+    "random",
+    "near-misses",
+    "answers",
+    "goal",
+    "same-seed",
+    "diverse",
+    "nonzero",
+)
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """The audit of several templates."""
+
+    templates: tuple[TemplateReport, ...]
+    seeds: tuple[int, ...]
+    profiles: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(report.passed for report in self.templates)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "passed": self.passed,
+            "seeds": list(self.seeds),
+            "profiles": list(self.profiles),
+            "checks": [
+                name for name in CHECKS if name not in PERTURB_PROFILES or name in self.profiles
+            ],
+            "templates": [report.to_dict() for report in self.templates],
+        }
+
+
+def table(report: ValidationReport) -> Iterator[str]:
+    """The report as lines of text: a table of templates × checks (pass, FAIL, or - where a
+    check does not apply), then each failure's short reason."""
+    names = [name for name in CHECKS if name not in PERTURB_PROFILES or name in report.profiles]
+    width = max([len(t.template) for t in report.templates] + [8])
+    yield f"{'template':<{width}}  " + "  ".join(names)
+    for template in report.templates:
+        marks = []
+        for name in names:
+            try:
+                check = template.check(name)
+            except KeyError:
+                mark = "-"
+            else:
+                mark = "-" if check.skipped else ("pass" if check.passed else "FAIL")
+            marks.append(f"{mark:<{len(name)}}")
+        yield f"{template.template:<{width}}  " + "  ".join(marks).rstrip()
+    failures = [
+        (template.template, check)
+        for template in report.templates
+        for check in template.checks
+        if not check.passed
+    ]
+    if failures:
+        yield ""
+    for name, check in failures:
+        yield f"FAIL {name} {check.name}: {check.reason}"
