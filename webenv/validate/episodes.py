@@ -107,21 +107,17 @@ def run_policy(
     while action is not None:
         observation, reward, terminated, truncated, info = env.step(action)
         run.steps += 1
-        run.reward, run.terminated, run.truncated, run.info = (
-            float(reward),
-            terminated,
-            truncated,
-            info,
-        )
+        run.reward, run.info = float(reward), info
+        run.terminated, run.truncated = terminated, truncated
         run.events += info.get("events", [])
         run.check = _check(env, info)
         error = observation["last_action_error"]
         run.trail.append([action[:200], error[:300], observation["url"]])
-        if terminated or truncated:
-            run.answer = _answer(action) if terminated else None
-            return run
+        if terminated:
+            run.answer = _answer(action)
         if strict and error:
             run.error = f"step {run.steps}, {action[:120]}: {error[:300]}"
+        if terminated or truncated or run.error is not None:
             return run
         if action == DONE:
             run.trail.append(["the final action did not end the episode"])
