@@ -18,12 +18,14 @@ from webenv.cli import main
 from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, env_id, register
 from webenv.validate import (
     CHECKS,
+    DONE,
     alternatives,
     answer_battery,
     check_answers,
     check_instances,
     check_nonzero,
     is_degenerate,
+    run_policy,
     same_kind_candidates,
 )
 from webenv.world import World
@@ -285,3 +287,24 @@ def test_broken_templates_fail_with_their_reasons_and_exit_1(tmp_path, capsys, r
     assert "fails" in wrong["answers"]["reason"]  # its own answer, in a sentence, is wrong
     assert "FAIL broken.check_passes_untouched untouched: seed 0: the check passes" in printed
     assert "FAIL broken.oracle_answers_wrong oracle: seed 0: reward 0.0" in printed
+
+
+def test_run_policy_grades_what_a_stopped_policy_left_and_reports_a_raising_one(browser):
+    def stops(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield "noop()"
+
+    def raises(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield "noop()"
+        raise ValueError("a bug of the policy")
+
+    env = gym.make("webenv/shop.order_total-v0")
+    try:
+        stopped = run_policy(env, 0, stops)
+        broken = run_policy(env, 0, raises)
+    finally:
+        env.close()
+    assert [step[0] for step in stopped.trail] == ["noop()", "policy stopped", DONE]
+    assert stopped.answer == Answer("message", "Done.") and stopped.terminated
+    assert stopped.reward == 0.0 and stopped.error is None and stopped.check is not None
+    assert broken.error == "the policy raised ValueError('a bug of the policy')"
+    assert broken.steps == 1 and broken.answer is None
