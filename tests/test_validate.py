@@ -239,7 +239,7 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
     code = main([*argv, "--profiles", "light", "--random-steps", "5", "--json", str(out)])
     printed = capsys.readouterr().out
     assert code == 0, printed
-    assert "FAIL" not in printed
+    assert "FAIL" not in printed and "2 of 2 templates passed every check." in printed
     results = json.loads(out.read_text())
     assert results["version"] == 1 and results["passed"] is True
     assert results["seeds"] == [0, 1] and results["profiles"] == ["light"]
@@ -287,6 +287,7 @@ def test_broken_templates_fail_with_their_reasons_and_exit_1(tmp_path, capsys, r
     assert "fails" in wrong["answers"]["reason"]  # its own answer, in a sentence, is wrong
     assert "FAIL broken.check_passes_untouched untouched: seed 0: the check passes" in printed
     assert "FAIL broken.oracle_answers_wrong oracle: seed 0: reward 0.0" in printed
+    assert "0 of 2 templates passed every check." in printed
 
 
 def test_run_policy_grades_what_a_stopped_policy_left_and_reports_a_raising_one(browser):

@@ -135,23 +135,26 @@ class ValidationReport:
     def passed(self) -> bool:
         return all(report.passed for report in self.templates)
 
+    @property
+    def check_names(self) -> list[str]:
+        """The checks run: :data:`CHECKS`, with only the profiles of this audit."""
+        return [name for name in CHECKS if name not in PERTURB_PROFILES or name in self.profiles]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": 1,
             "passed": self.passed,
             "seeds": list(self.seeds),
             "profiles": list(self.profiles),
-            "checks": [
-                name for name in CHECKS if name not in PERTURB_PROFILES or name in self.profiles
-            ],
+            "checks": self.check_names,
             "templates": [report.to_dict() for report in self.templates],
         }
 
 
 def table(report: ValidationReport) -> Iterator[str]:
     """The report as lines of text: a table of templates × checks (pass, FAIL, or - where a
-    check does not apply), then each failure's short reason."""
-    names = [name for name in CHECKS if name not in PERTURB_PROFILES or name in report.profiles]
+    check does not apply), then each failure's short reason and a count of templates passed."""
+    names = report.check_names
     width = max([len(t.template) for t in report.templates] + [8])
     yield f"{'template':<{width}}  " + "  ".join(names)
     for template in report.templates:
@@ -171,7 +174,9 @@ def table(report: ValidationReport) -> Iterator[str]:
         for check in template.checks
         if not check.passed
     ]
-    if failures:
-        yield ""
+    yield ""
     for name, check in failures:
         yield f"FAIL {name} {check.name}: {check.reason}"
+    passed = sum(template.passed for template in report.templates)
+    count = len(report.templates)
+    yield f"{passed} of {count} template{'' if count == 1 else 's'} passed every check."
