@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -252,6 +253,11 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
         oracle = template["checks"][0]
         assert [case["seed"] for case in oracle["cases"]] == [0, 1]
         assert all(case["passed"] for case in oracle["cases"])
+    light = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["light"]
+    for case in light["cases"]:  # run again where the plan has something, else the clean run
+        assert re.fullmatch(
+            r"reward 1\.0; \d+ perturbations? shown|nothing planned: .*", case["reason"]
+        )
     answers = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["answers"]
     assert not answers["skipped"] and answers["reason"] == "2 passed"
     phone = {c["name"]: c for c in by_name["shop.change_phone"]["checks"]}["answers"]

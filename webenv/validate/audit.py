@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -98,7 +99,10 @@ def validate_template(
                     cases.append(Case(stands.passed, "nothing planned: " + stands.reason, seed))
                     continue
                 run = _guarded(env, seed, oracle_policy, perturb=profile)
-                cases.append(_episode_case(run, True))
+                case = _episode_case(run, True)
+                shown = sum(event.get("what") == "shown" for event in run.events)
+                met = f"; {shown} perturbation{'' if shown == 1 else 's'} shown"
+                cases.append(dataclasses.replace(case, reason=case.reason + met))
             reports[profile] = CheckReport(profile, tuple(cases))
         say(f"{template.name}: doing nothing, acting at random")
         noop = _guarded(env, seeds[0], idle(noop_steps))
