@@ -141,7 +141,9 @@ def test_a_goal_that_omits_a_checked_value_fails_the_goal_check(registered):
 def test_identical_instances_fail_the_diversity_floor(registered):
     reports = {c.name: c for c in check_instances(registered(AlwaysTheSame), range(3))}
     assert not reports["diverse"].passed
-    assert reports["diverse"].reason == "1 distinct instances of 3 seeds (at least 2 needed)"
+    assert reports["diverse"].reason == (
+        "1 distinct goals and 1 distinct parameters of 3 seeds (at least 2 needed)"
+    )
     assert reports["goal"].passed and reports["same-seed"].passed
 
 
@@ -154,8 +156,9 @@ def test_sampling_that_ignores_the_seed_fails_the_same_seed_check(registered):
 def test_the_built_in_instances_pass_the_checks_that_need_no_browser():
     template = webenv.tasks.get_template("shop.order_total")
     reports = check_instances(template, range(3))
-    assert [r.name for r in reports] == ["untouched", "goal", "same-seed", "diverse"]
+    assert [r.name for r in reports] == ["untouched", "goal", "same-seed", "diverse", "nonzero"]
     assert all(report.passed for report in reports), [r.reason for r in reports]
+    assert reports[-1].reason == "0 degenerate answers of 3 seeds (at most 0)"
 
 
 def _totals(template: TaskTemplate, seeds: range) -> dict[int, str]:
@@ -207,6 +210,28 @@ def test_hedges_offer_a_different_value_of_the_same_kind(kind, answer, others):
     assert alternatives(kind, answer) == others
     unrelated = [] if kind == "name" else ["no idea"]  # any text may be a name
     assert same_kind_candidates(kind, answer, [answer, *unrelated, *others]) == others
+
+
+class FreeTotal(OrderTotal):
+    """Every other seed's order cost nothing."""
+
+    name = "broken.free_total"
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        params = super().sample(rng, world)
+        return {**params, "total_cents": 0 if rng.random() < 0.5 else params["total_cents"]}
+
+
+def test_a_free_expected_answer_fails_the_nonzero_floor_with_no_browser(registered):
+    # The check's expected value is read without an episode: what it hands to check_answer.
+    reports = {c.name: c for c in check_instances(registered(FreeTotal), range(6))}
+    assert not reports["nonzero"].passed
+    assert re.fullmatch(
+        r"[1-6] degenerate answers of 6 seeds \(at most 0\): seeds [0-9, ]+",
+        reports["nonzero"].reason,
+    )
+    phone = check_instances(webenv.tasks.get_template("shop.change_phone"), [0])[-1]
+    assert phone.passed and phone.skipped == "no answer to check"
 
 
 def test_degenerate_answers_fail_beyond_one_in_thirty():

@@ -11,11 +11,9 @@ from decimal import Decimal
 from ..answers import AnswerError, parse_answer
 from ..tasks import Answer, TaskTemplate
 from ..world import World
-from .instances import fresh_instance
+from .instances import DEGENERATE_ONE_IN, fresh_instance
 from .report import Case, CheckReport
 
-#: At most one answer in this many may be degenerate (0, $0.00, empty).
-DEGENERATE_ONE_IN = 30
 #: A careful person's sentences around the right answer ``{}``; each must earn the reward.
 SENTENCES = ("{}", "It's {}.", "The answer is {}", "{}, as far as I can see", "I found {}.")
 #: Hedges: the right answer ``{0}`` with another candidate ``{1}``; each must earn nothing.
@@ -140,7 +138,9 @@ def is_degenerate(kind: str, answer: str) -> bool:
 
 
 def check_nonzero(template: TaskTemplate, answers: Mapping[int, str], count: int) -> CheckReport:
-    """At most one answer in :data:`DEGENERATE_ONE_IN` of ``count`` seeds is degenerate."""
+    """At most one of ``answers`` (the oracle's, of each seed) in :data:`DEGENERATE_ONE_IN` of
+    ``count`` seeds is degenerate: for templates whose check grades answers its own way, so
+    that :func:`~webenv.validate.instances.expected_answers` cannot read them."""
     kind = template.answer_type
     if kind is None:
         return CheckReport("nonzero", skipped="not info-seeking")

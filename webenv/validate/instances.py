@@ -1,5 +1,5 @@
 """The checks of a template's instances that need no browser: the untouched world, the goal's
-wording, determinism and diversity."""
+wording, determinism, diversity and free answers."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from .report import Case, CheckReport
 IDLE_ENDINGS = (None, Answer("message", ""), Answer("message", "Done."))
 #: The share of seeds that must give distinct instances (20 of 30).
 DISTINCT_SHARE = 2 / 3
+#: At most one answer in this many may be degenerate (0, $0.00, empty).
+DEGENERATE_ONE_IN = 30
 
 
 def check_instances(template: TaskTemplate, seeds: Sequence[int]) -> list[CheckReport]:
@@ -25,19 +27,22 @@ def check_instances(template: TaskTemplate, seeds: Sequence[int]) -> list[CheckR
     answer, an empty message, "Done."). ``goal``: every phrasing of the goal
     (``template.goals``) states every value of ``template.stated_values``. ``same-seed``: a
     seed gives the same parameters and goal twice. ``diverse``: at least two thirds of the
-    seeds give distinct instances.
+    seeds give distinct goals, and distinct parameters. ``nonzero``: at most one expected
+    answer in :data:`DEGENERATE_ONE_IN` is degenerate (0, $0.00, empty), read with
+    :func:`expected_answers`.
     """
-    untouched, goal, same, keys = [], [], [], {}
+    untouched, goal, same, tasks, expected = [], [], [], [], {}
     world = World(template.sites)
     try:
         for seed in seeds:
             try:
                 task = fresh_instance(template, world, seed)
                 untouched.append(_untouched(task, world, seed))
+                expected[seed] = expected_answers(task, world)
                 goal.append(_goal_states_values(template, task.params, seed))
                 again = fresh_instance(template, world, seed)
                 same.append(_same_instance(task, again, seed))
-                keys[seed] = _instance_key(task)
+                tasks.append(task)
             except Exception as error:  # a template's bug, reported as such
                 case = Case(False, f"instantiating raised {error!r}"[:300], seed)
                 untouched.append(case)
@@ -49,8 +54,48 @@ def check_instances(template: TaskTemplate, seeds: Sequence[int]) -> list[CheckR
         CheckReport("untouched", tuple(untouched)),
         CheckReport("goal", tuple(goal)),
         CheckReport("same-seed", tuple(same)),
-        CheckReport("diverse", (_diverse(keys, len(seeds)),)),
+        CheckReport("diverse", (_diverse(tasks, len(seeds)),)),
+        _nonzero(template, expected, len(seeds)),
     ]
+
+
+def expected_answers(task: Task, world: World) -> list[Any]:
+    """The values ``task``'s check compares an answer with, read by running the check on
+    ``world`` with a ``check_answer`` that notes what it is handed (templates that grade their
+    answers another way give none). Not thread-safe: the template is shared."""
+    template, noted = task.template, []
+
+    def noting(checks: Any, answer: Any, expected: Any, **options: Any) -> None:
+        noted.append(expected)
+
+    template.check_answer = noting  # type: ignore[method-assign]  # for this call only
+    try:
+        task.check(world, Answer("message", ""))
+    finally:
+        delattr(template, "check_answer")
+    return noted
+
+
+def is_free(value: Any) -> bool:
+    """Whether an expected answer is one an agent could give without looking: nothing, zero,
+    an empty list."""
+    if isinstance(value, str):
+        return value.strip() in ("", "0", "$0.00", "$0")
+    return value is None or value == 0 or value in ([], (), {}, frozenset())
+
+
+def _nonzero(template: TaskTemplate, expected: Mapping[int, list[Any]], count: int) -> CheckReport:
+    if not any(expected.values()):
+        if template.answer_type is None:
+            return CheckReport("nonzero", skipped="no answer to check")
+        # Its check grades answers its own way: the oracle's answers are checked instead.
+        return CheckReport("nonzero", skipped="the check does not use check_answer")
+    free = [seed for seed, values in sorted(expected.items()) if any(map(is_free, values))]
+    allowed = count // DEGENERATE_ONE_IN
+    reason = f"{len(free)} degenerate answers of {count} seeds (at most {allowed})"
+    if free:
+        reason += f": seeds {', '.join(map(str, free[:5]))}"
+    return CheckReport("nonzero", (Case(len(free) <= allowed, reason),))
 
 
 def fresh_instance(template: TaskTemplate, world: World, seed: int) -> Task:
@@ -94,16 +139,13 @@ def _same_instance(first: Task, again: Task, seed: int) -> Case:
     return Case(True, "", seed)
 
 
-def _instance_key(task: Task) -> str:
-    return _json({"params": task.params, "goal": task.goal})
-
-
 def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def _diverse(keys: Mapping[int, str], count: int) -> Case:
+def _diverse(tasks: Sequence[Task], count: int) -> Case:
     needed = math.ceil(count * DISTINCT_SHARE)
-    distinct = len(set(keys.values()))
-    reason = f"{distinct} distinct instances of {count} seeds (at least {needed} needed)"
-    return Case(distinct >= needed, reason)
+    goals = len({task.goal for task in tasks})
+    params = len({_json(task.params) for task in tasks})
+    reason = f"{goals} distinct goals and {params} distinct parameters of {count} seeds"
+    return Case(min(goals, params) >= needed, f"{reason} (at least {needed} needed)")
