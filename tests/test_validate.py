@@ -331,12 +331,14 @@ def test_run_policy_grades_what_a_stopped_policy_left_and_reports_a_raising_one(
 
     env = gym.make("webenv/shop.order_total-v0")
     try:
-        stopped = run_policy(env, 0, stops)
+        shown: list[str] = []
+        stopped = run_policy(env, 0, stops, on_step=lambda o, i: shown.append(o["last_action"]))
         broken = run_policy(env, 0, raises)
     finally:
         env.close()
     assert [step[0] for step in stopped.trail] == ["noop()", "policy stopped", DONE]
     assert stopped.answer == Answer("message", "Done.") and stopped.terminated
     assert stopped.reward == 0.0 and stopped.error is None and stopped.check is not None
+    assert shown == ["", "noop()", DONE]  # the reset's observation, then each step's
     assert broken.error == "the policy raised ValueError('a bug of the policy')"
     assert broken.steps == 1 and broken.answer is None

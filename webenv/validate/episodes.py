@@ -78,6 +78,7 @@ def run_policy(
     perturb: str | None = None,
     strict: bool = False,
     finish: bool = True,
+    on_step: Callable[[Mapping[str, Any], Mapping[str, Any]], None] | None = None,
 ) -> PolicyRun:
     """Run ``policy(task, first_observation)`` for one episode of ``env``.
 
@@ -93,6 +94,8 @@ def run_policy(
             action must succeed).
         finish: when the policy stops without ending the episode, send the agent's final
             action (:data:`DONE`), as the harness does, so what it left is graded.
+        on_step: called with the observation and ``info`` of the reset and of every step
+            (a test's assertions on what the agent is shown, for instance).
 
     Returns:
         A :class:`PolicyRun`: reward, steps, the check breakdown, events, the trail of
@@ -100,6 +103,8 @@ def run_policy(
     """
     observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
     run = PolicyRun(seed=seed, events=list(info.get("events", [])), info=info)
+    if on_step is not None:
+        on_step(observation, info)
     if perturb not in (None, "none"):
         policy = recovering(policy, env)
     steps = policy(_task(env), observation)
@@ -111,6 +116,8 @@ def run_policy(
         run.terminated, run.truncated = terminated, truncated
         run.events += info.get("events", [])
         run.check = _check(env, info)
+        if on_step is not None:
+            on_step(observation, info)
         error = observation["last_action_error"]
         run.trail.append([action[:200], error[:300], observation["url"]])
         if terminated:
