@@ -18,6 +18,7 @@ import pytest
 import webenv
 from webenv.agents import OracleAgent
 from webenv.perturb import PROFILES
+from webenv.record import RecordEpisode, read_episode
 from webenv.runner import evaluate, read_results
 from webenv.tasks import env_id, templates
 
@@ -127,12 +128,42 @@ def test_the_trusted_view_holds_what_info_leaves_out(browser):
         env.close()
 
 
-#: Where each info-seeking template keeps its expected answer, and how to write it.
+def test_the_record_keeps_the_trusted_side_in_full(tmp_path, browser):
+    # The record is for people: it keeps the parameters, the plan with its code, the events'
+    # paths and the check, all of which the agent's info leaves out.
+    env = RecordEpisode(
+        gym.make("webenv/workflows.buy_requested_item-v0", perturb={"walls.verify_code": 1.0}),
+        tmp_path,
+    )
+    try:
+        observation, info = env.reset(seed=0)
+        params, plan = webenv.grader_view(env).params, webenv.grader_view(env).perturbations
+        agent = OracleAgent(env)
+        agent.reset(observation, info)
+        done, infos = False, [info]
+        while not done:
+            observation, reward, terminated, truncated, info = env.step(agent.act(observation))
+            done, infos = terminated or truncated, [*infos, info]
+    finally:
+        env.close()
+    episode = read_episode(tmp_path / "workflows.buy_requested_item-0")
+    assert reward == 1.0 and episode["success"] is True
+    assert episode["task"]["params"] == params and episode["perturbations"] == plan
+    assert episode["check"]["success"] is True and episode["check"]["conditions"]
+    events = [event for step in episode["step_records"] for event in step["events"]]
+    shown = [e for e in events if e["kind"] == "walls.verify_code" and e["what"] == "shown"]
+    assert shown and shown[0]["path"] == "/checkout"
+    code = plan["plan"][0]["params"]["code"]
+    assert not any(code in json.dumps(info) or "/checkout" in json.dumps(info) for info in infos)
+
+
+#: Where the info-seeking templates keep their expected answer, by the answer's type.
 ANSWER_KEYS = {
-    "total_cents": "money", "price_cents": "money", "tax_cents": "money", "total": "money",
-    "tracking": "text", "confirmation": "text", "product": "text", "filename": "text",
-    "phone": "text", "count": "number", "free": "number", "date": "text", "day": "text",
-}  # fmt: skip
+    "money": ("total_cents", "price_cents", "tax_cents", "total"),
+    "date": ("date", "day"),
+    "number": ("count", "free"),
+    "string": ("tracking", "confirmation", "filename", "phone", "product"),
+}
 
 
 class InfoCheater:
@@ -140,11 +171,12 @@ class InfoCheater:
 
     def reset(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
         self.answer = "I could not find it."
+        answer_type = templates()[info["task"]["id"]].answer_type
         found = dict(_keyed(info))
-        for key, kind in ANSWER_KEYS.items():
+        for key in ANSWER_KEYS.get(answer_type or "", ()):
             if key in found:
                 value = found[key]
-                self.answer = f"${value / 100:.2f}" if kind == "money" else str(value)
+                self.answer = f"${value / 100:.2f}" if answer_type == "money" else str(value)
                 break
 
     def act(self, observation: Mapping[str, Any]) -> str:
