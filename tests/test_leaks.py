@@ -117,12 +117,16 @@ def test_the_trusted_view_holds_what_info_leaves_out(browser):
     try:
         _, info = env.reset(seed=0)
         view = webenv.grader_view(env)
-        assert "total_cents" in view.params and "params" not in info["task"]
+        assert set(info) == {"task", "seed", "perturbations", "events"}
+        assert set(info["task"]) == {
+            "id", "version", "seed", "difficulty", "answer_type", "goal", "start_site"
+        }  # fmt: skip
+        assert "total_cents" in view.params
         assert info["task"]["answer_type"] == "money" and info["task"]["seed"] == 0
         assert view.check is None  # no step yet
         total = view.params["total_cents"]
         _, reward, _, _, info = env.step(f'send_msg_to_user("${total / 100:.2f}")')
-        assert reward == 1.0 and info["success"] is True and "check" not in info
+        assert reward == 1.0 and set(info) == {"success", "events"} and info["success"] is True
         assert webenv.grader_view(env).check["success"] is True
     finally:
         env.close()
