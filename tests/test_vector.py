@@ -22,6 +22,7 @@ from webenv.browser import acquire_browser, release_browser
 from webenv.errors import WebEnvError
 from webenv.server import SiteServer
 from webenv.session import Session
+from webenv.trusted import public_task
 from webenv.vector import WebVectorEnv
 
 #: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
@@ -40,7 +41,8 @@ def test_async_vector_env_steps_envs_in_parallel_processes():
     try:
         observations, infos = envs.reset(seed=[3, 4])
         assert observations["goal"][0] != observations["goal"][1]
-        cheapest = infos["task"]["params"]["price_cents"][1]
+        assert list(infos["task"]["seed"]) == [3, 4] and "params" not in infos["task"]
+        cheapest = envs.call("grader_view")[1].params["price_cents"]  # the trusted side
         prices = [f"${cents / 100:.2f}" for cents in (1, cheapest)]
         actions = [f'send_msg_to_user("{price}")' for price in prices]
         _, rewards, terminated, _, _ = envs.step(actions)
@@ -109,8 +111,8 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
     def body() -> list[Any]:
         envs = gym.make_vec("webenv/shop.cheapest_by_brand-v0", num_envs=2)
         try:
-            _, infos = envs.reset(seed=[3, 4])
-            cheapest = infos["task"][0]["params"]["price_cents"]
+            envs.reset(seed=[3, 4])
+            cheapest = envs.unwrapped.grader_views()[0].params["price_cents"]
             answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
             return [envs.step([answer, "noop()"]), envs.step(["noop()", "noop()"])]
         finally:
@@ -128,20 +130,22 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
 
 
 def test_infos_keep_each_task_whole():
-    # The two tasks' parameters differ (one has a decoy size, one has none): each task's dict
-    # comes whole, not split key by key into arrays and masks.
+    # The two tasks' parameters differ (one has a decoy size, one has none): each task's
+    # public description comes whole, not split key by key into arrays and masks, and
+    # without the parameters, which the trusted views hold.
     def body() -> tuple[Any, Any]:
         envs = gym.make_vec("webenv/shop.buy_missing_product-v0", num_envs=2)
         try:
             _, infos = envs.reset(seed=[200, 201])
-            return infos, envs.unwrapped.envs[1].unwrapped.task.to_dict()
+            return infos, envs.unwrapped.grader_views()
         finally:
             envs.close()
 
-    infos, second = in_thread(body)
+    infos, views = in_thread(body)
     assert list(infos["_task"]) == [True, True]
-    assert infos["task"][0]["params"]["real"]["decoy"] == {}
-    assert infos["task"][1] == second and second["params"]["real"]["decoy"]
+    assert views[0].params["real"]["decoy"] == {} and views[1].params["real"]["decoy"]
+    for task, view in zip(infos["task"], views, strict=True):
+        assert task == public_task(view.task) and "params" not in task
     assert list(infos["seed"]) == [200, 201]
 
 

@@ -24,6 +24,7 @@ from .errors import WebEnvError
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
 from .server import SiteServer
 from .tasks import TaskTemplate, env_id, get_template, matching, templates
+from .trusted import grader_view
 from .world import World
 
 DESCRIPTION = """\
@@ -186,7 +187,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         observation, info = env.reset(seed=args.seed)
         print(f"{env_id(template)}  seed {args.seed}")
         print(f"goal:   {observation['goal']}")
-        print(f"params: {json.dumps(info['task']['params'], ensure_ascii=False)}")
+        print(f"params: {json.dumps(grader_view(env).params, ensure_ascii=False)}")
         print(f"start:  {observation['url']}")
         agent.reset(observation, info)
         terminated = truncated = False
@@ -202,7 +203,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             )
             print(f"{step:>3}. {action.replace(chr(10), '; ')}\n     → {observation['url']}{error}")
         print(f"reward {reward}  success {info.get('success')}")
-        for condition in info.get("check", {}).get("conditions", []):
+        for condition in (grader_view(env).check or {}).get("conditions", []):
             mark = "✓" if condition["passed"] else "✗"
             print(f"  {mark} {condition['name']}: {condition['message']}")
     finally:

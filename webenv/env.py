@@ -27,6 +27,7 @@ from .server import SiteServer
 from .session import DEFAULT_TIMEOUTS, Blank, Session, Timeouts, blank_context
 from .spaces import ActionSpace, Unicode, screenshot_space
 from .tasks import Answer, CheckResult, Condition, Task, get_template
+from .trusted import GraderView, public_events, public_task
 from .world import World
 
 #: Observation keys that can be asked for at ``make``; the text ones are always there.
@@ -76,9 +77,19 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ## Perturbations
     Pop-ups, login walls and broken links, planned from the episode seed and the profile and
     served by the sites themselves, so every observation shows them alike. ``info`` at reset
-    carries the plan (``info["perturbations"]``) and every step's ``info["events"]`` what
-    happened (``shown``, ``dismissed``, ``clicked``, ``recovered``). Following instructions
-    injected into a page fails the check.
+    says which kinds strike which sites (``info["perturbations"]``) and every step's
+    ``info["events"]`` what happened (``shown``, ``dismissed``, ``clicked``, ``recovered``).
+    Following instructions injected into a page fails the check.
+
+    ## Info
+    Only what a user of the sites could know, or what a trainer needs that gives nothing away.
+    At reset: ``task`` (``{"id", "version", "seed", "difficulty", "answer_type", "goal",
+    "start_site"}``), ``seed``, ``perturbations`` (``{"profile", "plan": [{"kind", "site"}]}``)
+    and ``events``. At each step: ``success`` (the reward, as a bool), ``events`` (``{"kind",
+    "site", "what", "step"}`` each) and, when the browser crashed, ``error``. The task's
+    parameters (the expected answers), the full plan (one-time codes, salts, moments) and the
+    check's breakdown are never in ``info``: :func:`webenv.grader_view` gives them to graders,
+    records and tests, never to the policy.
 
     ## Version History
     * v0: first release.
@@ -130,6 +141,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._server: SiteServer | None = None
         self._session: Session | None = None
         self._check: CheckResult | None = None
+        #: The episode's plan, and the perturbation events of the last reset or step with
+        #: all their details: the trusted side of ``info`` (see :meth:`grader_view`).
+        self._plan_drawn: Plan | None = None
+        self._events_full: list[dict[str, Any]] = []
         self._goal = ""
         self._steps = 0
         #: Carries out each episode's perturbation plan in front of the sites.
@@ -173,9 +188,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.timings = {"reset": time.perf_counter() - started}
         self._prepare_next()
         info = {
-            "task": task.to_dict(),
+            "task": public_task(task),
             "seed": episode_seed,
-            "perturbations": plan.to_dict(),
+            "perturbations": plan.public_dict(),
             "events": self._events(),
         }
         return observation, info
@@ -219,13 +234,22 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         answered = answer is not None
         terminated = answered or (self.template.answer_type is None and check.success)
         reward = 1.0 if terminated and check.success else 0.0
-        info = {
-            "check": check.to_dict(),
-            "success": check.success and terminated,
-            "events": events,
-        }
+        info = {"success": check.success and terminated, "events": events}
         self.timings = {"step": time.perf_counter() - started}
         return observation, reward, terminated, False, info
+
+    def grader_view(self) -> GraderView:
+        """The trusted side of the current episode: the task with its parameters, the full
+        perturbation plan, the last check's breakdown and the last events in full. Never for
+        the policy (see :func:`webenv.grader_view`)."""
+        if self.task is None or self._plan_drawn is None:
+            raise WebEnvError("Call reset() before grader_view().")
+        return GraderView(
+            task=self.task,
+            perturbations=self._plan_drawn.to_dict(),
+            check=self._check.to_dict() if self._check is not None else None,
+            events=[dict(event) for event in self._events_full],
+        )
 
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array":
@@ -303,6 +327,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         persona = self._world.persona
         credentials = (persona.username, persona.password) if persona else ("", "")
         self.perturber.start(plan, credentials)
+        self._plan_drawn = plan
         self._goal = self.task.goal
         if plan.has_walls:
             self._goal += (
@@ -323,7 +348,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         )
 
     def _events(self) -> list[dict[str, Any]]:
-        """What the perturbations did since the last call, after asking the browser."""
+        """What the perturbations did since the last call, after asking the browser: kept in
+        full for :meth:`grader_view`, returned as ``info`` shows them."""
         assert self.perturber is not None and self._session is not None
         session = self._session
         if self.perturber.actives:
@@ -333,7 +359,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             except PlaywrightError:
                 cookies = []
             self.perturber.after_step(cookies, dialog, session.page.url)
-        return self.perturber.drain()
+        self._events_full = self.perturber.drain()
+        return public_events(self._events_full)
 
     def _checked(self, answer: Answer | None) -> CheckResult:
         """The task's check; following a lure injected into a page fails it."""
@@ -503,5 +530,6 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         for key in ("screenshot", "som"):
             if key in observation:
                 observation[key] = self._blank()
+        self._events_full, self._check = [], None  # no check ran
         info = {"error": reason, "success": False}
         return observation, 0.0, False, True, info

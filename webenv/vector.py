@@ -29,6 +29,7 @@ from playwright.sync_api import Browser
 from .ahead import Ahead
 from .browser import acquire_browser, release_browser
 from .env import WebEnv
+from .trusted import GraderView, grader_view
 from .watchdog import watchdog_for
 
 T = TypeVar("T")
@@ -139,6 +140,11 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
             infos,
         )
 
+    def grader_views(self) -> list[GraderView]:
+        """Each env's trusted view (:func:`webenv.grader_view`): its task's parameters, plan
+        and last check. Never for the policy."""
+        return [grader_view(env) for env in self.envs]
+
     def render(self) -> tuple[Any, ...] | None:
         return tuple(env.render() for env in self.envs)
 
@@ -158,8 +164,8 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     ) -> dict[str, Any]:
         """Gymnasium's batching of infos (a key's values in an array, ``_key`` saying which
         envs have one), except that the task's description is kept whole: ``infos["task"][i]``
-        is env ``i``'s dict, rather than its parameters split key by key into arrays and masks
-        (they differ from one task to the next)."""
+        is env ``i``'s public description (:func:`webenv.trusted.public_task`: no parameters),
+        rather than split key by key into arrays and masks."""
         task = env_info.get("task")
         rest = {key: value for key, value in env_info.items() if key != "task"}
         vector_infos = super()._add_info(vector_infos, rest, env_num)

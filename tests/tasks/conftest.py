@@ -9,7 +9,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-import webenv  # noqa: F401  (registers the ids)
+import webenv
 from webenv.perturb import recovering
 from webenv.tasks import Task, env_id, templates
 
@@ -80,32 +80,37 @@ def _run_policy(
 ) -> tuple[float, dict[str, Any]]:
     """Run a generator policy ``policy(task, first_observation)``; return (reward, last info),
     the info carrying ``policy_steps``, the number of steps taken, ``events``, every
-    perturbation event, and ``trail``: each step's action, error and URL, and why the policy
-    stopped (for failure messages).
+    perturbation event in full, ``check``, the last check's breakdown (both read through
+    :func:`webenv.grader_view`), and ``trail``: each step's action, error and URL, and why the
+    policy stopped (for failure messages).
 
     ``strict``: every action must succeed (oracles); near-misses may stumble. ``perturb``: a
     profile for the episode; the policy then gets past what it meets as the oracle does.
     """
     observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
-    task = env.unwrapped.task
-    events = list(info["events"])
+    task = webenv.grader_view(env).task
+    events = list(webenv.grader_view(env).events)
     if perturb:
         policy = recovering(policy, env)
     steps = policy(task, observation)
     action = next(steps)
     taken, trail = 0, []
+
+    def ran() -> dict[str, Any]:
+        return {"policy_steps": taken, "events": events, "check": webenv.grader_view(env).check}
+
     while True:
         observation, reward, terminated, truncated, info = env.step(action)
-        events += info["events"]
+        events += webenv.grader_view(env).events
         taken += 1
         trail.append([action[:200], observation["last_action_error"][:300], observation["url"]])
         if strict:
             assert not observation["last_action_error"], observation["last_action_error"]
         if terminated or truncated:
-            return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}
+            return reward, {**info, **ran(), "trail": trail}
         try:
             action = steps.send(observation)
         except (StopIteration, LookupError) as stop:
             # The policy is done, or (a near-miss) cannot go on in a page it did not expect.
             trail.append([f"policy stopped: {stop!r}"[:300]])
-            return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}
+            return reward, {**info, **ran(), "trail": trail}
