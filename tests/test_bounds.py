@@ -258,7 +258,7 @@ def test_the_env_works_after_a_stuck_page(env_report, name):
 # -- resource bounds of an episode ----------------------------------------------------------
 
 #: Small bounds, so that hostile pages reach them in a few steps.
-LIMITS = Limits(tabs=4, dialogs_per_step=3, dialogs_per_tab=6, observation_chars=20_000)
+LIMITS = Limits(tabs=4, dialogs_per_step=3, dialogs_per_page=6, observation_chars=20_000)
 
 
 def hostile_app() -> Flask:
@@ -354,12 +354,11 @@ def drive_hostile() -> dict[str, list[dict[str, Any]]]:
 
         run("new tabs", ["new_tab()"] * (LIMITS.tabs + 1) + ['goto("/")'])
         run("tabs", ['goto("/__bounds__/tabs")', "click:", 'goto("/")'])
-        run(
-            "alerts forever",
-            ['goto("/__bounds__/alerts-forever")']
-            + ["dialog_accept()"] * (LIMITS.dialogs_per_tab + 2)
-            + ['goto("/")'],
-        )
+        # Each step waits for the next alert (the page's timer is not paused for long), then
+        # answers it.
+        answer = "noop(150)\ndialog_accept()"
+        forever = ['goto("/__bounds__/alerts-forever")'] + [answer] * (LIMITS.dialogs_per_page + 4)
+        run("alerts forever", [*forever, 'goto("/")'])
         many = "\n".join(["dialog_accept()", "noop(100)"] * 4)
         run("alerts in a row", ['goto("/__bounds__/alerts-in-a-row")', "click:", many, 'goto("/")'])
         run("enormous", ['goto("/__bounds__/enormous")'])
@@ -398,7 +397,7 @@ def test_tabs_a_page_opens_past_the_bound_are_closed_at_once(hostile_report):
 def test_a_page_that_alerts_forever_is_silenced(hostile_report):
     report = hostile_report["alerts forever"]
     blocked = [i for i, seen in enumerate(report) if "blocked" in seen["last_action_error"]]
-    assert blocked and blocked[0] <= LIMITS.dialogs_per_tab + 1, report
+    assert blocked and blocked[0] <= LIMITS.dialogs_per_page + 2, report
     # Until then, held for the agent as any dialog.
     assert any(seen["dialog"] == "alert: again" for seen in report[: blocked[0]])
     assert "dialogs are blocked" in report[blocked[0]]["last_action_error"]

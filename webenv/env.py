@@ -76,8 +76,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ## Bounds
     Past its ``limits``, an episode's request is refused with a ``last_action_error``, never an
     exception: at most ``tabs`` (10) tabs open (``new_tab()`` past it fails; tabs a page opens
-    past it are closed at once); ``dialogs_per_step`` (5) JavaScript dialogs a tab may open in
-    one step and ``dialogs_per_tab`` (20) in the episode, after which its dialogs are
+    past it are closed at once); ``dialogs_per_step`` (5) JavaScript dialogs a document may open in
+    one step and ``dialogs_per_page`` (20) in all, after which the document's dialogs are
     dismissed and blocked; ``observation_chars`` (300,000) characters of ``axtree``, ``dom``
     and ``elements``, a longer page being cut with a line saying so. Downloads are refused.
 

@@ -20,10 +20,10 @@ class Limits:
     ``tabs``: tabs (and pop-up windows) open at once. ``new_tab()`` past it is an error, and a
     tab a page opens past it is closed at once.
 
-    ``dialogs_per_step`` and ``dialogs_per_tab``: JavaScript dialogs (alert, confirm, prompt)
-    one tab may open in one step, and in the whole episode. Past either, the dialog is
-    dismissed at once, and so is every later dialog of that tab (its documents' ``alert``,
-    ``confirm`` and ``prompt`` no longer open one).
+    ``dialogs_per_step`` and ``dialogs_per_page``: JavaScript dialogs (alert, confirm, prompt)
+    one document may open in one step, and in all. Past either, the dialog is dismissed at
+    once, and so is every later dialog of that document (its ``alert``, ``confirm`` and
+    ``prompt`` no longer open one); the tab's next document starts afresh.
 
     ``observation_chars``: characters of each text observation. A longer ``axtree`` or ``dom``
     is cut at a line's end and ends with a line saying so; ``elements`` keeps the first
@@ -34,7 +34,7 @@ class Limits:
 
     tabs: int = 10
     dialogs_per_step: int = 5
-    dialogs_per_tab: int = 20
+    dialogs_per_page: int = 20
     observation_chars: int = 300_000
 
 

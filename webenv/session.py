@@ -63,7 +63,7 @@ _WINDOW_BUDGET_JS = """(() => {
     return open.apply(this, args);
   };
 })();"""
-#: A tab's documents open no JavaScript dialog any more (past :class:`Limits`' bound).
+#: A document opens no JavaScript dialog any more (past :class:`Limits`' bound).
 _NO_DIALOGS_JS = """() => {
   window.alert = () => undefined;
   window.confirm = () => false;
@@ -140,12 +140,15 @@ class Session:
         #: What a bound of ``limits`` refused during the current step ("" if nothing).
         self.limited = ""
         self._dialogs_in_step: Counter[Page] = Counter()
-        self._dialogs_in_tab: Counter[Page] = Counter()
-        #: Tabs whose dialogs are dismissed as they open, past a bound.
+        self._dialogs_in_document: Counter[Page] = Counter()
+        #: Tabs whose document's dialogs are dismissed as they open, past a bound.
         self._muted: set[Page] = set()
-        self._silenced: set[Page] = set()
         #: Set while the session itself opens a tab (never closed for the tabs' bound).
         self._opening = False
+        #: Tabs a page opened past the bound, being closed.
+        self._closing: set[Page] = set()
+        #: The blank tab that replaced stuck ones in the current bounded block, if any.
+        self._fresh: Page | None = None
         self._cdp_sessions: dict[Page, CDPSession] = {}
         self._server_idle = server_idle
         self._watchdog = watchdog_for(browser)
@@ -173,7 +176,8 @@ class Session:
 
     @property
     def pages(self) -> list[Page]:
-        return self.context.pages
+        """The open tabs (not those being closed for the tabs' bound)."""
+        return [page for page in self.context.pages if page not in self._closing]
 
     def begin_step(self) -> None:
         """A new step: its dialogs are counted from zero, and nothing was refused yet."""
@@ -184,16 +188,22 @@ class Session:
         """Every new tab or pop-up window becomes the active one, as in a browser; past
         ``limits.tabs``, a tab a page opens is closed at once."""
         page.on("dialog", self._hold_dialog)
+        page.on("framenavigated", lambda frame: self._navigated(page, frame))
         if len(self.pages) > self.limits.tabs and not self._opening:
             self.limited = (
                 f"The page tried to open more than {self.limits.tabs} tabs, the most an episode "
                 "may have open; the extra tabs were closed. Close tabs you no longer need with "
                 "tab_close()."
             )
+            self._closing.add(page)
             with contextlib.suppress(PlaywrightError):
                 page.close()
             return
         self.page = page
+
+    def _navigated(self, page: Page, frame: Any) -> None:
+        if frame == page.main_frame:
+            self._new_document(page)
 
     def new_tab(self) -> None:
         if len(self.pages) >= self.limits.tabs:
@@ -213,14 +223,14 @@ class Session:
 
     def _hold_dialog(self, dialog: Dialog) -> None:
         # Held open until the agent accepts or dismisses it; the page waits meanwhile. Past a
-        # bound, dismissed at once, and so are the tab's later dialogs.
+        # bound, dismissed at once, and so are the document's later dialogs.
         page = dialog.page
         if page is not None:
             self._dialogs_in_step[page] += 1
-            self._dialogs_in_tab[page] += 1
+            self._dialogs_in_document[page] += 1
             over = (
                 self._dialogs_in_step[page] > self.limits.dialogs_per_step
-                or self._dialogs_in_tab[page] > self.limits.dialogs_per_tab
+                or self._dialogs_in_document[page] > self.limits.dialogs_per_page
             )
             if over or page in self._muted:
                 with contextlib.suppress(PlaywrightError):
@@ -230,21 +240,20 @@ class Session:
         self.dialog = dialog
 
     def _mute(self, page: Page) -> None:
-        """No more dialogs from ``page``: they are dismissed as they open until the next settle
-        takes the dialog functions away from its documents (not here: its script may loop)."""
+        """No more dialogs from ``page``'s document: they are dismissed as they open until the
+        next settle takes its dialog functions away (not here: its script may be looping)."""
         self.limited = (
             f"The page opened more JavaScript dialogs than an episode allows "
-            f"({self.limits.dialogs_per_step} a step, {self.limits.dialogs_per_tab} a tab); "
+            f"({self.limits.dialogs_per_step} a step, {self.limits.dialogs_per_page} a page); "
             "they were dismissed and its further dialogs are blocked."
         )
         self._muted.add(page)
 
-    def _silence(self, page: Page) -> None:
-        """Take the dialog functions away from a muted tab's documents, now and to come."""
-        if page not in self._silenced:
-            self._silenced.add(page)
-            page.add_init_script(f"({_NO_DIALOGS_JS})()")
-        self._evaluate(page, _NO_DIALOGS_JS, None)
+    def _new_document(self, page: Page) -> None:
+        """A tab's new document starts with no dialog counted against it."""
+        self._dialogs_in_step.pop(page, None)
+        self._dialogs_in_document.pop(page, None)
+        self._muted.discard(page)
 
     def answer_dialog(self, accept: bool, prompt_text: str = "") -> None:
         if self.dialog is None:
@@ -278,19 +287,23 @@ class Session:
         every other wait): the tabs are closed, which fails the blocked call, and a blank tab
         takes their place (see :mod:`webenv.watchdog`).
         """
+        self._fresh = None
         with self._watchdog.guard(milliseconds / 1000 + 1.0, self._unfreeze):
             yield
 
     def _unfreeze(self) -> None:
-        stuck = [page for page in self.pages if not page.is_closed()]
-        where = ", ".join(page.url[:200] for page in stuck) or "the page"
-        self.interrupted = (
-            f"{where} stopped responding in time (a script that never yields, or a page that "
-            "never arrives), so its tabs were closed; open a page of the world again with "
-            "goto(url)."
-        )
-        self.dialog = None
-        self.page = self._open_tab()
+        # Called again every second while the block stays stuck (its tabs may take that long
+        # to close): the blank tab opened the first time is kept, and so is what it said.
+        stuck = [page for page in self.pages if not page.is_closed() and page is not self._fresh]
+        if self._fresh is None:
+            where = ", ".join(page.url[:200] for page in stuck) or "the page"
+            self.interrupted = (
+                f"{where} stopped responding in time (a script that never yields, or a page "
+                "that never arrives), so its tabs were closed; open a page of the world again "
+                "with goto(url)."
+            )
+            self.dialog = None
+            self.page = self._fresh = self._open_tab()
         for page in stuck:
             with contextlib.suppress(PlaywrightError):
                 page.close()
@@ -350,7 +363,7 @@ class Session:
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
                 if page in self._muted:
-                    self._silence(page)
+                    self._evaluate(page, _NO_DIALOGS_JS, None)
                 found = self._evaluate(page, _SETTLE_JS, args)
                 if not found:
                     continue  # a dialog is open: the loop's first check returns
