@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
@@ -21,6 +20,7 @@ from .ahead import Ahead
 from .browser import acquire_browser, release_browser
 from .errors import ActionError, WebEnvError
 from .execute import MAX_WAIT_MS, execute
+from .limits import DEFAULT_LIMITS, Limits, cut, cut_elements
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
 from .server import SiteServer
@@ -72,7 +72,15 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
     ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
-    ``headless``; ``timeouts``.
+    ``headless``; ``timeouts``; ``limits``: per-episode bounds (a :class:`webenv.limits.Limits`).
+
+    ## Bounds
+    Past its ``limits``, an episode's request is refused with a ``last_action_error``, never an
+    exception: at most ``tabs`` (10) tabs open (``new_tab()`` past it fails; tabs a page opens
+    past it are closed at once); ``dialogs_per_step`` (5) JavaScript dialogs a document may open in
+    one step and ``dialogs_per_page`` (20) in all, after which the document's dialogs are
+    dismissed and blocked; ``observation_chars`` (300,000) characters of ``axtree``, ``dom``
+    and ``elements``, a longer page being cut with a line saying so. Downloads are refused.
 
     ## Perturbations
     Pop-ups, login walls and broken links, planned from the episode seed and the profile and
@@ -108,6 +116,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         viewport_only: bool = False,
         headless: bool = True,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
+        limits: Limits = DEFAULT_LIMITS,
     ):
         self.template = get_template(task)
         self.observe_keys = tuple(observe)
@@ -125,6 +134,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.viewport_only = viewport_only
         self.headless = headless
         self.timeouts = timeouts
+        self.limits = limits
         text_keys = ALWAYS_KEYS + tuple(
             k for k in ("axtree", "dom", "elements") if k in self.observe_keys
         )
@@ -201,7 +211,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         started = time.perf_counter()
         error, answer, parsed, untouched = "", None, False, False
         session = self._session
-        session.interrupted = ""
+        session.begin_step()
         self._steps += 1
         assert self.perturber is not None
         self.perturber.begin_step(self._steps)
@@ -229,6 +239,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             return self._crashed(action, exc)
         if session.interrupted:
             observation["last_action_error"] = session.interrupted
+        elif session.limited:
+            said = observation["last_action_error"]
+            observation["last_action_error"] = f"{said} {session.limited}".strip()
         events = self._events()
         check = self._check = self._checked(answer)
         answered = answer is not None
@@ -399,6 +412,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             server_idle=server.wait_idle,
             trace_path=self.trace_path,
             blank=self._take_next(),
+            limits=self.limits,
         )
 
     def _prepare_next(self) -> None:
@@ -479,10 +493,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if session.dialog is not None:
             observation["dialog"] = f"{session.dialog.type}: {session.dialog.message}"
         for key in wants_text:
-            observation[key] = page.get(key) or ""
+            observation[key] = cut(key, page.get(key) or "", self.limits)
         elements = page.get("elements") or []
         if "elements" in self.observe_keys:
-            observation["elements"] = json.dumps(elements)
+            observation["elements"] = cut_elements(elements, self.limits)
         if {"screenshot", "som"} & set(self.observe_keys):
             pixels = session.screenshot() if session.dialog is None else self._blank()
             if "screenshot" in self.observe_keys:

@@ -12,6 +12,7 @@ import contextlib
 import io
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from .dialog_guard import until_dialog
 from .errors import ActionError
+from .limits import DEFAULT_LIMITS, Limits
 from .watchdog import watchdog_for
 
 OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encoding="utf-8")
@@ -49,6 +51,24 @@ _UNSTEADY_JS = """() => {
   return caret || document.getAnimations().some((a) => a.playState === "running");
 }"""
 _CAPTURE = {"format": "png", "optimizeForSpeed": True}
+#: Each document may open at most so many windows (then ``window.open`` returns null, as a
+#: pop-up blocker's does): a script opening tabs in a loop makes Chromium build every one of
+#: them before the session can close those past the bound.
+_WINDOW_BUDGET_JS = """(() => {
+  const open = window.open;
+  let left = %d;
+  window.open = function (...args) {
+    if (left <= 0) return null;
+    left -= 1;
+    return open.apply(this, args);
+  };
+})();"""
+#: A document opens no JavaScript dialog any more (past :class:`Limits`' bound).
+_NO_DIALOGS_JS = """() => {
+  window.alert = () => undefined;
+  window.confirm = () => false;
+  window.prompt = () => null;
+}"""
 
 
 @dataclass(frozen=True)
@@ -105,6 +125,7 @@ class Session:
         server_idle: Any = None,
         trace_path: str | Path | None = None,
         blank: Blank | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ):
         self.origins = [origin.rstrip("/") for origin in origins]
         #: Where :meth:`close` saves a Playwright trace of the context (None: no tracing).
@@ -115,6 +136,19 @@ class Session:
         self.interrupted = ""
         #: The version of the document the last observation saw (see ``settle``).
         self.version: str | None = None
+        self.limits = limits
+        #: What a bound of ``limits`` refused during the current step ("" if nothing).
+        self.limited = ""
+        self._dialogs_in_step: Counter[Page] = Counter()
+        self._dialogs_in_document: Counter[Page] = Counter()
+        #: Tabs whose document's dialogs are dismissed as they open, past a bound.
+        self._muted: set[Page] = set()
+        #: Set while the session itself opens a tab (never closed for the tabs' bound).
+        self._opening = False
+        #: Tabs a page opened past the bound, being closed.
+        self._closing: set[Page] = set()
+        #: The blank tab that replaced stuck ones in the current bounded block, if any.
+        self._fresh: Page | None = None
         self._cdp_sessions: dict[Page, CDPSession] = {}
         self._server_idle = server_idle
         self._watchdog = watchdog_for(browser)
@@ -127,6 +161,7 @@ class Session:
             self.context.clock.set_fixed_time(now)
             outside = "|".join(re.escape(origin) for origin in self.origins)
             self.context.route(re.compile(rf"^(?!(?:{outside})(?:/|$))"), _refuse)
+            self.context.add_init_script(_WINDOW_BUDGET_JS % limits.tabs)
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)
@@ -141,16 +176,84 @@ class Session:
 
     @property
     def pages(self) -> list[Page]:
-        return self.context.pages
+        """The open tabs (not those being closed for the tabs' bound)."""
+        return [page for page in self.context.pages if page not in self._closing]
+
+    def begin_step(self) -> None:
+        """A new step: its dialogs are counted from zero, and nothing was refused yet."""
+        self.interrupted = self.limited = ""
+        self._dialogs_in_step.clear()
 
     def _adopt(self, page: Page) -> None:
-        """Every new tab or pop-up window becomes the active one, as in a browser."""
+        """Every new tab or pop-up window becomes the active one, as in a browser; past
+        ``limits.tabs``, a tab a page opens is closed at once."""
         page.on("dialog", self._hold_dialog)
+        page.on("framenavigated", lambda frame: self._navigated(page, frame))
+        if len(self.pages) > self.limits.tabs and not self._opening:
+            self.limited = (
+                f"The page tried to open more than {self.limits.tabs} tabs, the most an episode "
+                "may have open; the extra tabs were closed. Close tabs you no longer need with "
+                "tab_close()."
+            )
+            self._closing.add(page)
+            with contextlib.suppress(PlaywrightError):
+                page.close()
+            return
         self.page = page
 
+    def _navigated(self, page: Page, frame: Any) -> None:
+        if frame == page.main_frame:
+            self._new_document(page)
+
+    def new_tab(self) -> None:
+        if len(self.pages) >= self.limits.tabs:
+            raise ActionError(
+                f"{len(self.pages)} tabs are open, the most an episode may have; close one "
+                "with tab_close() first."
+            )
+        self.page = self._open_tab()
+
+    def _open_tab(self) -> Page:
+        """A new tab the session opens itself (not a page's pop-up)."""
+        self._opening = True
+        try:
+            return self.context.new_page()
+        finally:
+            self._opening = False
+
     def _hold_dialog(self, dialog: Dialog) -> None:
-        # Held open until the agent accepts or dismisses it; the page waits meanwhile.
+        # Held open until the agent accepts or dismisses it; the page waits meanwhile. Past a
+        # bound, dismissed at once, and so are the document's later dialogs.
+        page = dialog.page
+        if page is not None:
+            self._dialogs_in_step[page] += 1
+            self._dialogs_in_document[page] += 1
+            over = (
+                self._dialogs_in_step[page] > self.limits.dialogs_per_step
+                or self._dialogs_in_document[page] > self.limits.dialogs_per_page
+            )
+            if over or page in self._muted:
+                with contextlib.suppress(PlaywrightError):
+                    dialog.dismiss()
+                self._mute(page)
+                return
         self.dialog = dialog
+
+    def _mute(self, page: Page) -> None:
+        """No more dialogs from ``page``'s document: they are dismissed as they open until the
+        next settle takes its dialog functions away (not here: its script may be looping)."""
+        self.limited = (
+            f"The page opened more JavaScript dialogs than an episode allows "
+            f"({self.limits.dialogs_per_step} a step, {self.limits.dialogs_per_page} a page); "
+            "they were dismissed and its further dialogs are blocked."
+        )
+        self._muted.add(page)
+
+    def _new_document(self, page: Page) -> None:
+        """A tab's new document starts with no dialog counted against it."""
+        self._dialogs_in_step.pop(page, None)
+        self._dialogs_in_document.pop(page, None)
+        self._muted.discard(page)
 
     def answer_dialog(self, accept: bool, prompt_text: str = "") -> None:
         if self.dialog is None:
@@ -171,7 +274,7 @@ class Session:
         index = self.pages.index(self.page)
         self.page.close()
         if not self.pages:
-            self.page = self.context.new_page()
+            self.page = self._open_tab()
         self.page = self.pages[min(index, len(self.pages) - 1)]
 
     # -- bounds -------------------------------------------------------------------------
@@ -184,19 +287,23 @@ class Session:
         every other wait): the tabs are closed, which fails the blocked call, and a blank tab
         takes their place (see :mod:`webenv.watchdog`).
         """
+        self._fresh = None
         with self._watchdog.guard(milliseconds / 1000 + 1.0, self._unfreeze):
             yield
 
     def _unfreeze(self) -> None:
-        stuck = [page for page in self.pages if not page.is_closed()]
-        where = ", ".join(page.url[:200] for page in stuck) or "the page"
-        self.interrupted = (
-            f"{where} stopped responding in time (a script that never yields, or a page that "
-            "never arrives), so its tabs were closed; open a page of the world again with "
-            "goto(url)."
-        )
-        self.dialog = None
-        self.page = self.context.new_page()
+        # Called again every second while the block stays stuck (its tabs may take that long
+        # to close): the blank tab opened the first time is kept, and so is what it said.
+        stuck = [page for page in self.pages if not page.is_closed() and page is not self._fresh]
+        if self._fresh is None:
+            where = ", ".join(page.url[:200] for page in stuck) or "the page"
+            self.interrupted = (
+                f"{where} stopped responding in time (a script that never yields, or a page "
+                "that never arrives), so its tabs were closed; open a page of the world again "
+                "with goto(url)."
+            )
+            self.dialog = None
+            self.page = self._fresh = self._open_tab()
         for page in stuck:
             with contextlib.suppress(PlaywrightError):
                 page.close()
@@ -255,6 +362,8 @@ class Session:
             args = [QUIET_MS, remaining_ms, observe, self.version, untouched]
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
+                if page in self._muted:
+                    self._evaluate(page, _NO_DIALOGS_JS, None)
                 found = self._evaluate(page, _SETTLE_JS, args)
                 if not found:
                     continue  # a dialog is open: the loop's first check returns
