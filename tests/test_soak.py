@@ -20,8 +20,9 @@ import pytest
 
 import webenv  # noqa: F401
 from tests.processes import descendants, in_thread
-from webenv.errors import InfrastructureError, WebEnvError
+from webenv.errors import InfrastructureError, WebEnvError, WorldError
 from webenv.session import Timeouts
+from webenv.world import SnapshotStore
 
 #: The soak below takes minutes: a slow test.
 SLOW = True
@@ -176,3 +177,29 @@ def test_hundreds_of_resets_with_renderers_killed_at_random():
     # relaunched renderer), not growing with the number of resets.
     early, late = min(memory[:2]), min(memory[-2:])
     assert late < early * 1.25 + 50_000, memory
+
+
+# -- the world cache ------------------------------------------------------------------------
+
+
+def test_the_world_cache_keeps_the_recently_used_worlds_within_its_bound(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEBENV_CACHE", str(tmp_path))
+    sites = ("forms",)
+    SnapshotStore().get(0, sites)
+    size = sum(path.stat().st_size for path in tmp_path.rglob("*.sqlite"))
+    # Room for two worlds and a half: a third one evicts the one used least recently.
+    monkeypatch.setenv("WEBENV_CACHE_MAX_MB", str(2.5 * size / 2**20))
+    SnapshotStore().get(1, sites)
+    time.sleep(0.05)  # (file times are coarse on some file systems)
+    SnapshotStore().get(0, sites)  # from disk: used again now
+    time.sleep(0.05)
+    SnapshotStore().get(2, sites)
+    cached = sorted(path.parent.name for path in tmp_path.rglob("*.sqlite"))
+    assert cached == ["0-forms", "2-forms"]
+
+
+def test_a_bad_cache_bound_says_what_to_give(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEBENV_CACHE", str(tmp_path))
+    monkeypatch.setenv("WEBENV_CACHE_MAX_MB", "lots")
+    with pytest.raises(WorldError, match="in megabytes"):
+        SnapshotStore().get(0, ("forms",))
