@@ -72,7 +72,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
     ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
-    ``headless``; ``timeouts``.
+    ``headless``; ``timeouts`` (a :class:`~webenv.session.Timeouts`, stretched per episode by
+    the machine's load or ``WEBENV_TIMEOUT_SCALE``).
 
     ## Perturbations
     Pop-ups, login walls and broken links, planned from the episode seed and the profile and
@@ -168,10 +169,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
                 observation, plan = self._begin(episode_seed, profile)
             except (PlaywrightError, _StartFailed) as error:
                 self._drop_session()
+                reason = str(error).splitlines()[0][:300].rstrip(".")
                 raise InfrastructureError(
                     f"Could not open the start page of {self.template.name} (seed "
-                    f"{episode_seed}), twice, on fresh browser contexts: "
-                    f"{str(error).splitlines()[0][:300]}. This is a fault of the browser or "
+                    f"{episode_seed}), twice, on fresh browser contexts: {reason}. "
+                    "This is a fault of the browser or "
                     "the machine, not of the agent: run the episode again; on a busy machine, "
                     "raise the timeouts (WEBENV_TIMEOUT_SCALE, or timeouts=Timeouts(...))."
                 ) from None
@@ -203,7 +205,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         plan = self._plan(episode_seed, profile)
         self._steps = 0
         self._session = session = self._open_session()
-        timeouts = self.timeouts
+        timeouts = session.timeouts
+        # A page load stalled on purpose outlasts this episode's settling bound.
+        self.perturber.settle_seconds = timeouts.settle / 1000
         with session.bounded(timeouts.navigation + timeouts.settle + timeouts.action):
             session.start_at(self._server.url(task.start_site) + task.start_path)
             observation = self._settled_observation(last_action="", error="")
@@ -263,7 +267,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         except PlaywrightError as exc:
             return self._crashed(action, exc)
         try:
-            with session.bounded(self.timeouts.settle + self.timeouts.action):
+            with session.bounded(session.timeouts.settle + session.timeouts.action):
                 observation = self._settled_observation(
                     last_action=str(action)[:2000], error=error, settle=parsed, untouched=untouched
                 )
@@ -430,7 +434,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             [server.url(site) for site in world.sites],
             now=world.now,
             viewport=self.viewport,
-            timeouts=self.timeouts,
+            timeouts=self.timeouts.scaled(),
             cookies=cookies,
             server_idle=server.wait_idle,
             trace_path=self.trace_path,
@@ -472,7 +476,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     def _bound_ms(self, call: actions.Call) -> float:
         """How long one action may hold the browser: its own waits and a navigation."""
         wait = call.args.get("wait_ms", 0) if call.name == "noop" else 0
-        return self.timeouts.action + self.timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
+        timeouts = self._session.timeouts if self._session is not None else self.timeouts
+        return timeouts.action + timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
 
     def _settled_observation(
         self, *, last_action: str, error: str, settle: bool = True, untouched: bool = False
