@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -265,3 +267,27 @@ def test_same_step_autoreset_resets_an_ended_env_in_the_step_that_ended_it():
 def test_an_unknown_autoreset_mode_names_the_modes():
     with pytest.raises(ValueError, match="'NextStep', 'SameStep', 'Disabled'"):
         WebVectorEnv(2, task="shop.fill_cart", autoreset_mode="whenever")
+
+
+_FAILING_RESET = """
+import gymnasium as gym
+import webenv
+from webenv.session import Timeouts
+
+quick = Timeouts(action=300, navigation=300, settle=300)
+envs = gym.make_vec("webenv/shop.fill_cart-v0", num_envs=4, timeouts=quick)
+envs.reset(seed=0)
+"""
+
+
+def test_a_vector_reset_that_fails_ends_with_one_clear_error():
+    # Start pages that cannot load in time: the script ends with the reset's error, and no
+    # storm of tracebacks from site servers whose worlds were removed at exit.
+    result = subprocess.run(
+        [sys.executable, "-c", _FAILING_RESET],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.count("Traceback") == 1, result.stderr
+    assert "webenv.errors.InfrastructureError: Could not open the start page" in result.stderr
+    assert "OperationalError" not in result.stderr
