@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -13,6 +15,7 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
+from gymnasium.vector import AutoresetMode
 
 import webenv  # noqa: F401
 from tests.processes import chromium_pids, in_thread
@@ -235,3 +238,63 @@ def test_waiting_for_the_site_server_lets_other_browser_calls_go_on():
     still_waiting, done, in_flight = in_thread(body)
     assert still_waiting and in_flight == 1
     assert done
+
+
+def test_same_step_autoreset_resets_an_ended_env_in_the_step_that_ended_it():
+    def body() -> tuple[Any, ...]:
+        envs = gym.make_vec(
+            "webenv/shop.cheapest_by_brand-v0", num_envs=2, autoreset_mode="SameStep"
+        )
+        try:
+            _, infos = envs.reset(seed=[3, 4])
+            cheapest = infos["task"][0]["params"]["price_cents"]
+            answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
+            answered = envs.step([answer, "noop()"])
+            after = envs.step(["noop()", "noop()"])
+            return envs.metadata["autoreset_mode"], answer, answered, after
+        finally:
+            envs.close()
+
+    mode, answer, answered, after = in_thread(body)
+    assert mode is AutoresetMode.SAME_STEP
+    observations, rewards, terminated, truncated, infos = answered
+    assert list(rewards) == [1.0, 0.0]
+    assert list(terminated) == [True, False] and not truncated.any()
+    # The first env's new episode starts now: its first observation, the last one aside.
+    assert list(observations["last_action"]) == ["", "noop()"]
+    assert list(infos["_final_obs"]) == [True, False]
+    assert infos["final_obs"][0]["last_action"] == answer
+    assert infos["final_info"]["success"][0]
+    assert list(infos["_task"]) == [True, False]  # the new episode's reset info
+    observations, rewards, terminated, _, _ = after
+    assert list(observations["last_action"]) == ["noop()", "noop()"]  # both acted
+    assert not rewards.any() and not terminated.any()
+
+
+def test_an_unknown_autoreset_mode_names_the_modes():
+    with pytest.raises(ValueError, match="'NextStep', 'SameStep', 'Disabled'"):
+        WebVectorEnv(2, task="shop.fill_cart", autoreset_mode="whenever")
+
+
+_FAILING_RESET = """
+import gymnasium as gym
+import webenv
+from webenv.session import Timeouts
+
+quick = Timeouts(action=300, navigation=300, settle=300)
+envs = gym.make_vec("webenv/shop.fill_cart-v0", num_envs=4, timeouts=quick)
+envs.reset(seed=0)
+"""
+
+
+def test_a_vector_reset_that_fails_ends_with_one_clear_error():
+    # Start pages that cannot load in time: the script ends with the reset's error, and no
+    # storm of tracebacks from site servers whose worlds were removed at exit.
+    result = subprocess.run(
+        [sys.executable, "-c", _FAILING_RESET],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.count("Traceback") == 1, result.stderr
+    assert "webenv.errors.InfrastructureError: Could not open the start page" in result.stderr
+    assert "OperationalError" not in result.stderr

@@ -155,6 +155,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    if summary.get("errors") and not args.allow_errors:
+        print(
+            f"{plural(summary['errors'], 'episode')} ended in an error, not a result (see results.jsonl); "
+            "--allow-errors exits 0 even so.",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -341,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop an episode running longer, as an error",
     )
     ev.add_argument("--min-success", type=float, help="exit 1 below this success rate")
+    ev.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="exit 0 even if episodes ended in an error (default: exit 1)",
+    )
     ev.add_argument(
         "--record",
         default="none",

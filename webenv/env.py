@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
@@ -18,7 +19,7 @@ from webenv.sites.common import Message
 from . import actions
 from .ahead import Ahead
 from .browser import acquire_browser, release_browser
-from .errors import ActionError, WebEnvError
+from .errors import ActionError, InfrastructureError, WebEnvError
 from .execute import MAX_WAIT_MS, execute
 from .limits import DEFAULT_LIMITS, Limits, cut, cut_elements
 from .marks import draw_marks
@@ -72,7 +73,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
     ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
-    ``headless``; ``timeouts``; ``limits``: per-episode bounds (a :class:`webenv.limits.Limits`).
+    ``headless``; ``timeouts`` (a :class:`~webenv.session.Timeouts`, stretched per episode by
+    the machine's load or ``WEBENV_TIMEOUT_SCALE``); ``limits``: per-episode bounds (a
+    :class:`webenv.limits.Limits`).
 
     ## Bounds
     Past its ``limits``, an episode's request is refused with a ``last_action_error``, never an
@@ -168,15 +171,52 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         #: snapshots); the trace is saved here when the episode's context closes, at the next
         #: reset or at ``close()``. ``playwright show-trace`` opens it.
         self.trace_path: str | None = None
+        #: The thread whose Playwright the env's browser calls go through (None: none yet).
+        self._owner: int | None = None
+        self._closed = False
 
     # -- Gymnasium API ------------------------------------------------------------------
 
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self._check_usable("reset")
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
         started = time.perf_counter()
+        profile = (options or {}).get("perturb", self.perturb)
+        try:
+            observation, plan = self._begin(episode_seed, profile)
+        except (PlaywrightError, _StartFailed):
+            # A renderer that crashed, a page that never came: once more, on a fresh context
+            # (and a relaunched Chromium, if it died).
+            self._drop_session()
+            try:
+                observation, plan = self._begin(episode_seed, profile)
+            except (PlaywrightError, _StartFailed) as error:
+                self._drop_session()
+                reason = str(error).splitlines()[0][:300].rstrip(".")
+                raise InfrastructureError(
+                    f"Could not open the start page of {self.template.name} (seed "
+                    f"{episode_seed}), twice, on fresh browser contexts: {reason}. "
+                    "This is a fault of the browser or "
+                    "the machine, not of the agent: run the episode again; on a busy machine, "
+                    "raise the timeouts (WEBENV_TIMEOUT_SCALE, or timeouts=Timeouts(...))."
+                ) from None
+        assert self.task is not None
+        self.timings = {"reset": time.perf_counter() - started}
+        self._prepare_next()
+        info = {
+            "task": public_task(self.task),
+            "seed": episode_seed,
+            "perturbations": plan.public_dict(),
+            "events": self._events(),
+        }
+        return observation, info
+
+    def _begin(self, episode_seed: int, profile: Any) -> tuple[dict[str, Any], Plan]:
+        """Restore the world, sample the task, plan the perturbations and open the start
+        page in a new context: the start of an episode, from scratch each time."""
         self._start()
         assert self._world is not None and self._server is not None
         if self._session is not None:
@@ -188,24 +228,46 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.task = task = self.template.instantiate(episode_seed, self._world)
         self._world.mark_start()
         self._check = None
-        plan = self._plan(episode_seed, (options or {}).get("perturb", self.perturb))
+        plan = self._plan(episode_seed, profile)
         self._steps = 0
         self._session = session = self._open_session()
-        timeouts = self.timeouts
+        timeouts = session.timeouts
+        # A page load stalled on purpose outlasts this episode's settling bound.
+        self.perturber.settle_seconds = timeouts.settle / 1000
         with session.bounded(timeouts.navigation + timeouts.settle + timeouts.action):
             session.start_at(self._server.url(task.start_site) + task.start_path)
             observation = self._settled_observation(last_action="", error="")
-        self.timings = {"reset": time.perf_counter() - started}
-        self._prepare_next()
-        info = {
-            "task": public_task(task),
-            "seed": episode_seed,
-            "perturbations": plan.public_dict(),
-            "events": self._events(),
-        }
-        return observation, info
+        if session.interrupted:
+            raise _StartFailed(session.interrupted)
+        return observation, plan
+
+    def _drop_session(self) -> None:
+        """Close the episode's context after a fault (and let go of a Chromium that died)."""
+        self._discard_next()
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+        if self._browser is not None and not self._browser.is_connected():
+            release_browser(self._browser)
+            self._browser = None
+        self.task = None
+
+    def _check_usable(self, call: str) -> None:
+        """Refuse calls after ``close()`` and from a thread other than the env's own."""
+        if self._closed:
+            raise WebEnvError(
+                f"{call}() after close(): this env is closed for good; make a new one "
+                "(gym.make(...))."
+            )
+        if self._owner is not None and self._owner != threading.get_ident():
+            raise WebEnvError(
+                f"{call}() from thread {threading.current_thread().name!r}: this env belongs to "
+                "the thread that first reset it (Playwright's sync API is bound to its thread). "
+                "Call it from that thread, or make an env per thread."
+            )
 
     def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        self._check_usable("step")
         if self.task is None or self._session is None:
             raise WebEnvError("Call reset() before step().")
         started = time.perf_counter()
@@ -231,7 +293,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         except PlaywrightError as exc:
             return self._crashed(action, exc)
         try:
-            with session.bounded(self.timeouts.settle + self.timeouts.action):
+            with session.bounded(session.timeouts.settle + session.timeouts.action):
                 observation = self._settled_observation(
                     last_action=str(action)[:2000], error=error, settle=parsed, untouched=untouched
                 )
@@ -276,7 +338,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         return self._session.screenshot()
 
     def close(self) -> None:
-        """Close the episode's context, the server and the world; safe to call twice."""
+        """Close the episode's context, the server and the world; safe to call twice. A
+        closed env cannot be reset again."""
+        if self._browser is not None:
+            self._check_usable("close")
+        self._closed = True
         self._discard_next()
         if self._session is not None:
             self._session.close()
@@ -290,6 +356,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if self._browser is not None:
             release_browser(self._browser)
             self._browser = None
+        self._owner = None
 
     def __enter__(self) -> WebEnv:
         return self
@@ -314,6 +381,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             self._session = None
         if self._browser is None:
             self._browser = acquire_browser(self.headless)
+            self._owner = threading.get_ident()
         if self._world is None:
             self._world = World(self.template.sites)
             self._server = SiteServer({})
@@ -407,7 +475,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             [server.url(site) for site in world.sites],
             now=world.now,
             viewport=self.viewport,
-            timeouts=self.timeouts,
+            timeouts=self.timeouts.scaled(),
             cookies=cookies,
             server_idle=server.wait_idle,
             trace_path=self.trace_path,
@@ -450,7 +518,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     def _bound_ms(self, call: actions.Call) -> float:
         """How long one action may hold the browser: its own waits and a navigation."""
         wait = call.args.get("wait_ms", 0) if call.name == "noop" else 0
-        return self.timeouts.action + self.timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
+        timeouts = self._session.timeouts if self._session is not None else self.timeouts
+        return timeouts.action + timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
 
     def _settled_observation(
         self, *, last_action: str, error: str, settle: bool = True, untouched: bool = False
@@ -547,3 +616,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._events_full, self._check = [], None  # no check ran
         info = {"error": reason, "success": False}
         return observation, 0.0, False, True, info
+
+
+class _StartFailed(Exception):
+    """The start page stopped responding and the watchdog closed its tab."""

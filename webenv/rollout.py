@@ -20,7 +20,7 @@ import gymnasium as gym
 
 from .agents import Agent, load_agent
 from .browser import acquire_browser, release_browser
-from .errors import WebEnvError
+from .errors import InfrastructureError, WebEnvError
 from .perturb import PROFILES as PERTURB_PROFILES
 from .record import RecordEpisode
 from .tasks import env_id, get_template
@@ -154,6 +154,9 @@ def run_episode(
             trusted = grader_view(env)
             events.extend(trusted.events)
             check = trusted.check or {}
+    except InfrastructureError as exc:  # a fault of the browser or machine: this episode's
+        error = str(exc)[:2000]
+        info, reward, terminated, truncated = {}, 0.0, False, False
     except WebEnvError:
         raise
     except Exception as exc:  # the agent's or the page's fault: recorded, the run goes on

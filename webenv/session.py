@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
+import os
 import re
 import time
 from collections import Counter
@@ -26,7 +27,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Pag
 from playwright.sync_api import Error as PlaywrightError
 
 from .dialog_guard import until_dialog
-from .errors import ActionError
+from .errors import ActionError, WebEnvError
 from .limits import DEFAULT_LIMITS, Limits
 from .watchdog import watchdog_for
 
@@ -71,16 +72,60 @@ _NO_DIALOGS_JS = """() => {
 }"""
 
 
+#: The environment variable that multiplies every timeout (e.g. ``3`` on a slow machine);
+#: unset, each episode multiplies the default ones by the machine's measured load
+#: (:func:`timeout_scale`).
+TIMEOUT_SCALE_VAR = "WEBENV_TIMEOUT_SCALE"
+#: The most the measured load stretches the default timeouts.
+_MAX_LOAD_SCALE = 4.0
+
+
 @dataclass(frozen=True)
 class Timeouts:
-    """Bounds, in milliseconds, on every wait of an episode."""
+    """Bounds, in milliseconds, on every wait of an episode: an action's own waits, a page
+    load, and the settling of the page after an action. Each episode stretches them by
+    ``WEBENV_TIMEOUT_SCALE``, or, for the default ones, by the machine's load (see
+    :meth:`scaled`), so that a busy machine does not turn a slow page into a fault."""
 
     action: float = 5000
     navigation: float = 10000
     settle: float = 5000
 
+    def scaled(self, factor: float | None = None) -> Timeouts:
+        """These timeouts times ``factor`` (default: :func:`timeout_scale` now, measuring the
+        load only for the default timeouts: ones given are kept as given)."""
+        if factor is None:
+            factor = timeout_scale(measure=self == DEFAULT_TIMEOUTS)
+        return Timeouts(self.action * factor, self.navigation * factor, self.settle * factor)
+
 
 DEFAULT_TIMEOUTS = Timeouts()
+
+
+def timeout_scale(measure: bool = True) -> float:
+    """How much to stretch the timeouts: ``WEBENV_TIMEOUT_SCALE`` if set, else (with
+    ``measure``) the machine's load: processes wanting a core (the last minute's load
+    average) per core, at least 1 and at most 4; else 1."""
+    raw = os.environ.get(TIMEOUT_SCALE_VAR, "").strip()
+    if raw:
+        try:
+            factor = float(raw)
+        except ValueError:
+            factor = 0.0
+        if not 0 < factor < float("inf"):
+            raise WebEnvError(
+                f"{TIMEOUT_SCALE_VAR}={raw!r} is not a positive number; give the factor to "
+                f"multiply every timeout by, e.g. {TIMEOUT_SCALE_VAR}=3."
+            )
+        return factor
+    if not measure:
+        return 1.0
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:  # no load average on this platform
+        return 1.0
+    return min(max(load, 1.0), _MAX_LOAD_SCALE)
+
 
 #: The time a blank context's clock shows until its session sets the episode's.
 _UNSET_TIME = datetime(2000, 1, 1)

@@ -9,8 +9,11 @@ measures both ways).
 Their steps run at once: each env's ``step`` (or ``reset``) runs in a greenlet of its own
 (:class:`webenv.ahead.Ahead`), and while one waits for Chromium, Playwright's event loop
 carries on with the others' calls. The envs' Python code takes turns; their browsers' work
-overlaps. Gymnasium's next-step autoreset applies: the step after an episode ends resets that
-env (its action is ignored) and returns its first observation with reward 0.
+overlaps. Both of Gymnasium's autoreset modes are there (``autoreset_mode``, as for
+Gymnasium's own vector envs): next-step (the default), where the step after an episode ends
+resets that env (its action is ignored) and returns its first observation with reward 0; and
+same-step, where the step that ends an episode resets the env at once and returns its first
+observation, the last one and its info in ``infos["final_obs"]`` and ``infos["final_info"]``.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ T = TypeVar("T")
 
 class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     """``num_envs`` envs of ``task`` (keyword arguments as for :class:`WebEnv`), each ended
-    after ``max_episode_steps`` steps (truncated), stepped concurrently in this thread."""
+    after ``max_episode_steps`` steps (truncated), stepped concurrently in this thread;
+    ``autoreset_mode`` is Gymnasium's (``AutoresetMode`` or its value, e.g. ``"SameStep"``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012
         **WebEnv.metadata,
@@ -45,10 +49,25 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     }
 
     def __init__(
-        self, num_envs: int, *, task: str, max_episode_steps: int | None = None, **kwargs: Any
+        self,
+        num_envs: int,
+        *,
+        task: str,
+        max_episode_steps: int | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
     ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}.")
+        try:
+            self.autoreset_mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            modes = ", ".join(repr(mode.value) for mode in AutoresetMode)
+            raise ValueError(
+                f"autoreset_mode must be an AutoresetMode or one of {modes}, not "
+                f"{autoreset_mode!r}."
+            ) from None
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.envs: list[gym.Env[Any, Any]] = []
         for _ in range(num_envs):
             env = WebEnv(task, **kwargs)
@@ -106,32 +125,47 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
         return self._batch(observations), infos
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """One action per env; an env whose episode ended at the last step is reset instead."""
+        """One action per env. An env whose episode ended is reset: next-step, at this step
+        instead of acting; same-step, right after the step that ended it."""
         actions = list(iterate(self.action_space, actions))
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions given for {self.num_envs} envs.")
+        mode = self.autoreset_mode
+        if mode == AutoresetMode.DISABLED and self._autoreset.any():
+            ended = [i for i in range(self.num_envs) if self._autoreset[i]]
+            raise ValueError(
+                f"Envs {ended} ended their episodes: reset them first "
+                "(reset(options={'reset_mask': ...})), as autoreset is disabled."
+            )
 
         def advance(i: int) -> Callable[[], Any]:
             env = self.envs[i]
-            if self._autoreset[i]:
-                return lambda: (*env.reset(), True)
-            return lambda: (*env.step(actions[i]), False)
+            if mode == AutoresetMode.NEXT_STEP and self._autoreset[i]:
+                return lambda: ("reset", env.reset())
+            if mode == AutoresetMode.SAME_STEP:
+                return lambda: _step_then_reset(env, actions[i])
+            return lambda: ("step", env.step(actions[i]))
 
         results = self._concurrently([advance(i) for i in range(self.num_envs)])
         observations = []
         infos: dict[str, Any] = {}
-        for i, result in enumerate(results):
-            if result[-1]:  # reset: (observation, info, True)
-                observation, info = result[0], result[1]
+        for i, (kind, result) in enumerate(results):
+            if kind == "reset":
+                observation, info = result
                 self._rewards[i] = 0.0
                 self._terminations[i] = self._truncations[i] = False
             else:
-                observation, reward, terminated, truncated, info, _ = result
+                observation, reward, terminated, truncated, info = result[:5]
                 self._rewards[i] = reward
                 self._terminations[i], self._truncations[i] = terminated, truncated
+                if kind == "step, reset":  # same-step: result[5:] is the reset's
+                    final = {"final_obs": observation, "final_info": info}
+                    infos = self._add_info(infos, final, i)
+                    observation, info = result[5:]
             observations.append(observation)
             infos = self._add_info(infos, info, i)
-        self._autoreset = self._terminations | self._truncations
+        finished = self._terminations | self._truncations
+        self._autoreset = finished if mode != AutoresetMode.SAME_STEP else np.zeros_like(finished)
         return (
             self._batch(observations),
             self._rewards.copy(),
@@ -217,3 +251,11 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
         if errors:
             raise errors[0]
         return results
+
+
+def _step_then_reset(env: gym.Env[Any, Any], action: Any) -> tuple[str, tuple[Any, ...]]:
+    """Same-step autoreset: the step, and the reset after it if it ended the episode."""
+    result = env.step(action)
+    if result[2] or result[3]:
+        return "step, reset", (*result, *env.reset())
+    return "step", result

@@ -2,16 +2,19 @@
 
 A world is generated from one seed: the persona, the fixed "now" and every site's data. The
 first episode of a seed generates it (well under a second per site) and caches the database
-bytes in memory and on disk; every reset then writes fresh copies of those bytes, so episodes
-never share mutable state and parallel envs never see each other.
+bytes in memory and on disk (at most ``WEBENV_CACHE_MAX_MB``, the least recently used worlds
+removed past it); every reset then writes fresh copies of those bytes, so episodes never share
+mutable state and parallel envs never see each other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
 import secrets
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -42,6 +45,11 @@ BASE_NOW = datetime(2026, 3, 2, 9, 30)
 
 _MEMORY_CACHE_SIZE = 32
 
+#: The environment variable that bounds the on-disk cache of worlds, in megabytes; the least
+#: recently used worlds are removed past it.
+CACHE_MAX_MB_VAR = "WEBENV_CACHE_MAX_MB"
+DEFAULT_CACHE_MAX_MB = 1024.0
+
 
 def site_module(site: str) -> ModuleType:
     if site not in SITE_MODULES:
@@ -69,6 +77,42 @@ def _fingerprint() -> str:
 def cache_dir() -> Path:
     base = os.environ.get("WEBENV_CACHE") or Path.home() / ".cache" / "webenv"
     return Path(base) / "worlds" / _fingerprint()
+
+
+def cache_limit() -> int:
+    """The most the on-disk cache may hold, in bytes (``WEBENV_CACHE_MAX_MB``)."""
+    raw = os.environ.get(CACHE_MAX_MB_VAR, "").strip()
+    try:
+        megabytes = float(raw) if raw else DEFAULT_CACHE_MAX_MB
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes >= 0:
+        raise WorldError(
+            f"{CACHE_MAX_MB_VAR}={raw!r} is not a size; give the cache's bound in megabytes, "
+            f"e.g. {CACHE_MAX_MB_VAR}=2048."
+        )
+    return int(megabytes * 2**20)
+
+
+def evict_worlds(limit: int, keep: Path | None = None) -> None:
+    """Remove the least recently used cached worlds (of any version of the sites) until the
+    cache holds at most ``limit`` bytes; ``keep`` (the world just saved) stays."""
+    entries = []
+    for folder in cache_dir().parent.glob("*/*"):
+        try:
+            size = sum(path.stat().st_size for path in folder.iterdir())
+            entries.append((folder.stat().st_mtime, size, folder))
+        except OSError:  # removed meanwhile, by another process
+            continue
+    total = sum(size for _, size, _ in entries)
+    for _, size, folder in sorted(entries, key=lambda entry: entry[0]):
+        if total <= limit:
+            break
+        if folder != keep:
+            shutil.rmtree(folder, ignore_errors=True)
+            total -= size
+            with contextlib.suppress(OSError):
+                folder.parent.rmdir()  # a version of the sites with no world left
 
 
 Key = tuple[int, tuple[str, ...]]
@@ -106,9 +150,11 @@ class SnapshotStore:
     def _load(self, key: Key) -> dict[str, bytes] | None:
         folder = self._folder(key)
         try:
-            return {site: (folder / f"{site}.sqlite").read_bytes() for site in key[1]}
+            snapshot = {site: (folder / f"{site}.sqlite").read_bytes() for site in key[1]}
+            os.utime(folder)  # used now: the last to be evicted
         except OSError:
             return None
+        return snapshot
 
     def _save(self, key: Key, snapshot: Mapping[str, bytes]) -> None:
         folder = self._folder(key)
@@ -121,6 +167,7 @@ class SnapshotStore:
                 with os.fdopen(fd, "wb") as out:
                     out.write(data)
                 os.replace(tmp, folder / f"{site}.sqlite")
+            evict_worlds(cache_limit(), keep=folder)
         except OSError:
             pass  # a read-only or full cache only costs speed
 
