@@ -157,8 +157,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 1
     if summary.get("errors") and not args.allow_errors:
         print(
-            f"{plural(summary['errors'], 'episode')} ended in an error, not a result (see results.jsonl); "
-            "--allow-errors exits 0 even so.",
+            f"{plural(summary['errors'], 'episode')} ended in an error, not a result "
+            "(see results.jsonl); --allow-errors exits 0 even so.",
             file=sys.stderr,
         )
         return 1
