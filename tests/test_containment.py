@@ -15,10 +15,12 @@ standing in for whatever hole a site might have.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import http.client
 import http.server
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -76,16 +78,31 @@ class SecretServer:
                 self.end_headers()
                 self.wfile.write(body)
 
+            def send_error(self, code: int, *args: Any, **kwargs: Any) -> None:
+                hits.append(f"{code} {self.requestline[:40]!r}")  # not HTTP GET: a POST, TURN…
+                super().send_error(code, *args, **kwargs)
+
             def log_message(self, *args: Any) -> None:
                 pass
 
         self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self._server.server_address[1]
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        #: The same port for UDP (STUN and TURN, as WebRTC would send them).
+        self._udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._udp.bind(("127.0.0.1", self.port))
+        threading.Thread(target=self._receive, daemon=True).start()
+
+    def _receive(self) -> None:
+        with contextlib.suppress(OSError):  # closed
+            while True:
+                datagram, _ = self._udp.recvfrom(4096)
+                self.hits.append(f"udp {datagram[:8].hex()}")
 
     def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+        self._udp.close()
 
 
 _PNG = base64.b64decode(
@@ -102,7 +119,24 @@ PROBES = {
     "websocket": "const w = new WebSocket(TO.replace(/^http/, 'ws'));"
     " w.onopen = () => done('open'); w.onerror = () => done('no');",
     "window.open": "window.open(TO); done('opened');",
+    "iframe": "const f = document.createElement('iframe'); f.onload = () => done('framed');"
+    " f.src = TO; document.body.append(f);",
+    "prefetch": "const l = document.createElement('link'); l.rel = 'prefetch'; l.href = TO;"
+    " l.onload = () => done('loaded'); l.onerror = () => done('no'); document.head.append(l);",
+    "beacon": "done(navigator.sendBeacon(TO, 'x') ? 'sent' : 'no');",
+    "eventsource": "const e = new EventSource(TO); e.onopen = () => done('open');"
+    " e.onerror = () => { e.close(); done('no'); };",
 }
+#: WebRTC to the host and port of ``TO``: TURN over TCP and UDP, and STUN.
+WEBRTC = """const u = new URL(TO), at = `${u.hostname}:${u.port}`;
+Promise.all([`turn:${at}?transport=tcp`, `turn:${at}?transport=udp`, `stun:${at}`].map(
+  async (urls) => {
+    const pc = new RTCPeerConnection({iceServers: [{urls, username: "u", credential: "p"}]});
+    pc.createDataChannel("x");
+    await pc.setLocalDescription(await pc.createOffer());
+    await new Promise((r) => setTimeout(r, 1500));
+    pc.close();
+  })).then(() => done("tried"), (e) => done("no " + e));"""
 
 
 def exits_app() -> Flask:
@@ -128,7 +162,7 @@ def exits_app() -> Flask:
 
     @app.route(f"{EXITS}probe/<kind>")
     def probe(kind: str) -> Any:
-        code = PROBES[kind]
+        code = WEBRTC if kind == "webrtc" else PROBES[kind]
         return (
             "<main><p id='result'>waiting</p></main><script>"
             f"const TO = {json.dumps(request.args['to'])};"
@@ -271,6 +305,16 @@ def test_a_page_reaches_nothing_outside_the_world(envs, secret, kind, where):
     else:
         assert "waiting" not in observation["axtree"]
         assert not any(word in observation["axtree"] for word in ("loaded", "open", "ran"))
+    leaves_no_trace(observation, secret, b_hits, before)
+
+
+def test_webrtc_reaches_no_loopback_port(envs, secret):
+    """STUN and TURN to a loopback port, by UDP and TCP: neither proxied nor sent."""
+    a, b, b_hits = envs
+    before = len(reached(secret, b_hits))
+    to = targets(secret, b)["loopback"]
+    observation = wait_for_result(a, act(a, f"goto({exit_url(a, 'probe/webrtc', to)!r})"))
+    assert "tried" in observation["axtree"]
     leaves_no_trace(observation, secret, b_hits, before)
 
 
