@@ -140,8 +140,11 @@ def test_links_out_of_the_world_lead_nowhere(shop):
         observation, reward, *_ = shop.step(f'click("{link}")')
         assert reward == 0.0
         assert content not in observation["axtree"], url
-        assert not observation["url"].startswith(url.split(",")[0]), observation["url"]
-        assert not observation["url"].startswith(("file:", "data:", "http://127.0.0.1"))
+        if url.startswith("http:"):  # the world's server, the context's proxy, refuses it
+            assert "Outside the world" in observation["axtree"], url
+        else:
+            assert not observation["url"].startswith(url.split(",")[0]), observation["url"]
+            assert not observation["url"].startswith(("file:", "data:"))
 
 
 # -- internal routes --------------------------------------------------------------------------

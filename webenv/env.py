@@ -481,16 +481,19 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             trace_path=self.trace_path,
             blank=self._take_next(),
             limits=self.limits,
+            proxy=server.proxy,
         )
 
     def _prepare_next(self) -> None:
         """Open the next episode's context and tab now, in the background of this episode's
         browser calls, so that the next reset finds them ready (headless only: a headed
         browser would show the blank tab as a window of its own)."""
-        browser = self._browser
-        if self.headless and self._next is None and browser is not None and browser.is_connected():
-            viewport = self.viewport
-            self._next = Ahead(browser, lambda: blank_context(browser, viewport))
+        browser, server = self._browser, self._server
+        if not (self.headless and self._next is None and browser and server):
+            return
+        if browser.is_connected():
+            viewport, proxy = self.viewport, server.proxy  # the world's server answers it all
+            self._next = Ahead(browser, lambda: blank_context(browser, viewport, proxy=proxy))
 
     def _take_next(self) -> Blank | None:
         """The context :meth:`_prepare_next` opened, if it is still good for this browser."""

@@ -1,8 +1,10 @@
 """One episode's browser context: tabs, JS dialogs, origin guard, settling and observing.
 
 A fresh, isolated Playwright context per episode (cookies, storage, cache all new) in the
-process's shared Chromium. Only the world's origins are reachable: the context aborts every
-other request, and ``goto`` refuses other URLs before the browser sees them.
+process's shared Chromium. Only the world's origins are reachable: every request of the context
+(each redirect hop, subresource, fetch, WebSocket, pop-up) goes through the world's own server
+as its proxy, which answers nothing but the world's origins (see :mod:`webenv.server`); and
+``goto`` refuses other URLs (``file:``, ``chrome:`` …) before the browser sees them.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import base64
 import contextlib
 import io
 import os
-import re
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 from PIL import Image
@@ -133,11 +135,33 @@ _UNSET_TIME = datetime(2000, 1, 1)
 Blank = tuple[BrowserContext, Page]
 
 
-def blank_context(browser: Browser, viewport: tuple[int, int] = (1280, 720)) -> Blank:
+def world_proxy(origins: list[str]) -> str:
+    """The proxy that answers the world of ``origins`` (``http://<site>.localhost:<port>``,
+    all served by one :class:`~webenv.server.SiteServer`): that server, on loopback."""
+    ports = {urlsplit(origin).port for origin in origins}
+    hosts = [urlsplit(origin).hostname or "" for origin in origins]
+    if len(ports) != 1 or None in ports or not all(h.endswith(".localhost") for h in hosts):
+        raise WebEnvError(
+            f"The world's origins {origins} must be http://<site>.localhost:<port> of one "
+            "SiteServer (its port is the browser's proxy); pass proxy= to say which server."
+        )
+    return f"http://127.0.0.1:{ports.pop()}"
+
+
+def blank_context(
+    browser: Browser, viewport: tuple[int, int] = (1280, 720), *, proxy: str
+) -> Blank:
     """A new isolated context (cookies, storage and cache all new) with one blank tab, its
     clock installed (:class:`Session` sets the time) and the observation script in place;
-    what depends on the episode comes later, so it can be made ahead of time."""
+    what depends on the episode comes later, so it can be made ahead of time.
+
+    Every request of the context goes through ``proxy`` (the world's
+    :attr:`~webenv.server.SiteServer.proxy`), loopback ones too: Chromium sends those
+    direct unless the bypass list says ``<-loopback>``, which is given here rather than left
+    to Playwright (which adds it only unless an environment variable says otherwise).
+    """
     context = browser.new_context(
+        proxy={"server": proxy, "bypass": "<-loopback>"},
         viewport={"width": viewport[0], "height": viewport[1]},
         accept_downloads=False,
         service_workers="block",
@@ -156,7 +180,11 @@ def blank_context(browser: Browser, viewport: tuple[int, int] = (1280, 720)) -> 
 
 
 class Session:
-    """A browser context for one episode, reaching only ``origins``."""
+    """A browser context for one episode, reaching only ``origins``.
+
+    Its requests go through ``proxy`` (by default the server of ``origins``, see
+    :func:`world_proxy`); a ``blank`` context made ahead must have been made with that proxy.
+    """
 
     def __init__(
         self,
@@ -171,8 +199,10 @@ class Session:
         trace_path: str | Path | None = None,
         blank: Blank | None = None,
         limits: Limits = DEFAULT_LIMITS,
+        proxy: str | None = None,
     ):
         self.origins = [origin.rstrip("/") for origin in origins]
+        proxy = proxy if proxy is not None else world_proxy(self.origins)
         #: Where :meth:`close` saves a Playwright trace of the context (None: no tracing).
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self.timeouts = timeouts
@@ -199,13 +229,13 @@ class Session:
         self._watchdog = watchdog_for(browser)
         #: A context of its own (``blank``, made ahead of time by :func:`blank_context`, or a
         #: new one), with its first tab.
-        self.context, self.page = blank if blank is not None else blank_context(browser, viewport)
+        self.context, self.page = (
+            blank if blank is not None else blank_context(browser, viewport, proxy=proxy)
+        )
         try:
             self.context.set_default_timeout(timeouts.action)
             self.context.set_default_navigation_timeout(timeouts.navigation)
             self.context.clock.set_fixed_time(now)
-            outside = "|".join(re.escape(origin) for origin in self.origins)
-            self.context.route(re.compile(rf"^(?!(?:{outside})(?:/|$))"), _refuse)
             self.context.add_init_script(_WINDOW_BUDGET_JS % limits.tabs)
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
@@ -493,10 +523,6 @@ class Session:
                 self.context.tracing.stop(path=self.trace_path)
         with contextlib.suppress(PlaywrightError):
             self.context.close()
-
-
-def _refuse(route: Any) -> None:
-    route.abort("blockedbyclient")
 
 
 def _is_navigation(error: PlaywrightError) -> bool:
