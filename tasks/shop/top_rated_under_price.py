@@ -8,7 +8,17 @@ from typing import Any
 
 from webenv.answers import normalize_text
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import click, expect_unchanged, say
@@ -18,6 +28,7 @@ from ._shop import click, expect_unchanged, say
 class TopRatedUnderPrice(TaskTemplate):
     name = "shop.top_rated_under_price"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "filter", "sort", "reviews")
     difficulty = "medium"
     answer_type = "string"

@@ -7,9 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ..shop._shop import open_product
 from ._flows import (
     amounts,
@@ -33,6 +44,7 @@ SUBJECT = "Price check?"
 class ReplyWithPrice(TaskTemplate):
     name = "workflows.reply_with_price"
     sites = ("shop", "mail")
+    may_change = allow(mail=SENDING)
     tags = ("cross-site", "email", "reply", "catalog")
     difficulty = "medium"
     max_steps = 25
