@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
+from webenv.sites.common import Message
 
 from webenv.changes import USER_DATA
-from webenv.sites.common import Message
 from webenv.tasks import ADD, NOTHING_ELSE, allow, edit, nothing_else_changed, templates
 from webenv.world import SnapshotStore, World
 

@@ -52,6 +52,16 @@ class May:
             return self.edit
         return set(change.columns) <= self.edit
 
+    def overlaps(self, other: May) -> bool:
+        """Whether some change both allow."""
+        if (self.add and other.add) or (self.remove and other.remove):
+            return True
+        if not self.edit or not other.edit:
+            return False
+        if isinstance(self.edit, bool) or isinstance(other.edit, bool):
+            return True
+        return bool(self.edit & other.edit)
+
 
 #: Anything may happen to the table's rows.
 ANY = May(add=True, remove=True, edit=True)
@@ -292,10 +302,10 @@ class Collateral:
     site: str
     #: What it did, as a near-miss's label says it: "cancelled another order".
     label: str
-    #: The site's tables whose change is the damage: it is not paired with a template allowed
-    #: to change any of them (the damage would then be the task's own business, which its
-    #: check judges).
-    tables: tuple[str, ...]
+    #: The changes that are the damage, per table: it is not paired with a template allowed
+    #: to make any of them (the damage would then be the task's own business, which its check
+    #: judges: a second phone change is no collateral of a phone change).
+    makes: Mapping[str, May]
     #: The moves, from the site's home page; they may read the task (to leave what its goal
     #: names alone) but nothing else.
     moves: Callable[[Task, Mapping[str, Any]], Moves]
@@ -306,13 +316,13 @@ _FINAL = ("send_msg_to_user", "report_infeasible")
 
 
 def register_collateral(
-    site: str, label: str, tables: Iterable[str]
+    site: str, label: str, makes: Mapping[str, May]
 ) -> Callable[[Callable[[Task, Mapping[str, Any]], Moves]], Callable[..., Moves]]:
     """Decorator: add the moves of a :class:`Collateral` to the near-misses of every template
-    of ``site`` that may not change ``tables``."""
+    of ``site`` not allowed to make the changes ``makes``."""
 
     def add(moves: Callable[[Task, Mapping[str, Any]], Moves]) -> Callable[..., Moves]:
-        _COLLATERAL[site, label] = Collateral(site, label, tuple(tables), moves)
+        _COLLATERAL[site, label] = Collateral(site, label, dict(makes), moves)
         return moves
 
     return add
@@ -337,7 +347,9 @@ def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
     misses: dict[str, NearMiss] = {}
     for collateral in _COLLATERAL.values():
         mayed = allowance.get(collateral.site, {})
-        if collateral.site not in template.sites or any(t in mayed for t in collateral.tables):
+        if collateral.site not in template.sites or any(
+            table in mayed and mayed[table].overlaps(may) for table, may in collateral.makes.items()
+        ):
             continue
         misses[f"{collateral.label}, then the task"] = _damage_first(template, collateral)
         if template.answer_type is not None or not template.feasible:
