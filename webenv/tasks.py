@@ -205,7 +205,7 @@ class TaskTemplate:
     start_signed_in: ClassVar[bool] = True
     #: What of the user's data a careful person doing the task would inevitably change (see
     #: :class:`May`); anything else changed fails the check. Every template declares it, if
-    #: only as ``{}`` (a question changes nothing).
+    #: only as ``allow()`` (a question changes nothing).
     may_change: ClassVar[Allowance | None] = None
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
