@@ -244,6 +244,8 @@ class World:
         with open(self.db_path(site), "rb") as file:
             stamp = file.read(28)[24:]
         cached = self._rows_now.get(site)
+        if cached is None and stamp == self._snapshot[site][24:28]:
+            cached = self._rows_now[site] = (stamp, self._start_rows[site])  # nothing written
         if cached is None or cached[0] != stamp:
             conn = self.connect(site)
             try:
