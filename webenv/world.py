@@ -31,6 +31,7 @@ from flask import Flask
 
 from webenv.sites.common import Message, Persona, make_persona
 
+from .changes import RowChange, SiteRows, diff_rows, read_rows
 from .errors import WorldError
 
 #: The sites of every world, in the order their data is generated, by module.
@@ -216,6 +217,12 @@ class World:
         self.apps: dict[str, Flask] = {}
         self._snapshot: Mapping[str, bytes] = {}
         self._initial: dict[str, sqlite3.Connection] = {}
+        # The episode's diff (see ``changes``): tracked rows at the start, per site; the rows
+        # now, per site, with the file change counter they were read at; mail the world
+        # delivered itself (other sites' confirmations, perturbations' codes) since the start.
+        self._start_rows: dict[str, SiteRows] = {}
+        self._rows_now: dict[str, tuple[bytes, SiteRows]] = {}
+        self._delivered: set[int] = set()
 
     def db_path(self, site: str) -> Path:
         return self.root / f"{site}.sqlite"
@@ -259,6 +266,40 @@ class World:
         for conn in self._initial.values():
             conn.close()
         self._initial.clear()
+        self._start_rows.clear()
+        self._rows_now.clear()
+        self._delivered.clear()
+
+    def changes(self) -> list[RowChange]:
+        """Every row of the user's data (:data:`webenv.changes.USER_DATA`) added, removed or
+        changed on any site since the episode's start, leaving out mail the world delivered
+        itself (a site's confirmation follows from a change on that site, which is listed)."""
+        found = []
+        for site in self.sites:
+            if site not in self._start_rows:
+                self.initial_query(site, "SELECT 1")  # loads the start connection
+                self._start_rows[site] = read_rows(self._initial[site], site)
+            found += diff_rows(
+                site, self._start_rows[site], self._current_rows(site), self._delivered
+            )
+        return found
+
+    def _current_rows(self, site: str) -> SiteRows:
+        # Checks run after every step, and most steps write nothing: the rows are read again
+        # only when the database changed. The sites use SQLite's rollback journal, in which
+        # every committed write bumps the header's file change counter (bytes 24-27).
+        with open(self.db_path(site), "rb") as file:
+            stamp = file.read(28)[24:]
+        cached = self._rows_now.get(site)
+        if cached is None and stamp == self._snapshot[site][24:28]:
+            cached = self._rows_now[site] = (stamp, self._start_rows[site])  # nothing written
+        if cached is None or cached[0] != stamp:
+            conn = self.connect(site)
+            try:
+                cached = self._rows_now[site] = (stamp, read_rows(conn, site))
+            finally:
+                conn.close()
+        return cached[1]
 
     def connect(self, site: str) -> sqlite3.Connection:
         """A read-only connection to a site's database, for tasks and graders."""
@@ -284,7 +325,8 @@ class World:
         return conn.execute(sql, bound).fetchall()
 
     def deliver_mail(self, message: Message) -> None:
-        site_module("mail").deliver(str(self.db_path("mail")), message)
+        """Put a site's e-mail into the mailbox; the episode's diff leaves it out."""
+        self._delivered.add(site_module("mail").deliver(str(self.db_path("mail")), message))
 
     def session_cookie(self, site: str, user_id: int = 1) -> str:
         """A signed session cookie value that logs ``user_id`` in on ``site``."""

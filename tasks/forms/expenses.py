@@ -11,12 +11,23 @@ from typing import Any
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._forms import (
     PERSONA_ID,
     SITE,
+    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -83,6 +94,7 @@ def describe_item(item: Mapping[str, Any]) -> str:
 class FileExpenseReport(TaskTemplate):
     name = "forms.file_expense_report"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("expenses", "repeated-rows", "file-upload", "multi-step")
     difficulty = "hard"
     max_steps = 25
@@ -205,6 +217,7 @@ def saved_expense_draft(world: World) -> Mapping[str, Any]:
 class FinishSavedExpenseReport(TaskTemplate):
     name = "forms.finish_saved_expense_report"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("expenses", "drafts", "resume", "file-upload")
     difficulty = "medium"
     max_steps = 20
@@ -274,6 +287,7 @@ class FinishSavedExpenseReport(TaskTemplate):
 class PastExpenseTotal(TaskTemplate):
     name = "forms.past_expense_total"
     sites = ("forms",)
+    may_change = allow()
     tags = ("info-seeking", "history")
     difficulty = "easy"
     answer_type = "money"

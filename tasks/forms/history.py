@@ -8,7 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._forms import PERSONA_ID, SITE, click, expect_no_submission, spoken_date
@@ -25,6 +35,7 @@ KINDS = {
 class PastConfirmationNumber(TaskTemplate):
     name = "forms.past_confirmation_number"
     sites = ("forms",)
+    may_change = allow()
     tags = ("info-seeking", "history", "account")
     difficulty = "easy"
     answer_type = "identifier"

@@ -8,7 +8,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._mail import SITE, Allowed, click, contact, expect_untouched, new_rows, open_contacts, people
@@ -31,6 +43,7 @@ def _off_by_one(phone: str) -> str:
 class AddContact(TaskTemplate):
     name = "mail.add_contact"
     sites = (SITE,)
+    may_change = allow(mail={"contacts": ADD})
     tags = ("contacts", "form")
     difficulty = "easy"
     max_steps = 10
@@ -93,6 +106,7 @@ class AddContact(TaskTemplate):
 class UpdateContactPhone(TaskTemplate):
     name = "mail.update_contact_phone"
     sites = (SITE,)
+    may_change = allow(mail={"contacts": edit("phone")})
     tags = ("contacts", "edit")
     difficulty = "easy"
     max_steps = 10

@@ -8,11 +8,24 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._mail import (
     PEOPLE,
+    READING,
     SITE,
     Allowed,
     click,
@@ -63,6 +76,7 @@ def _sender_rows(name: str, observation: Mapping[str, Any], where: str = "") -> 
 class ArchiveFromSender(TaskTemplate):
     name = "mail.archive_from_sender"
     sites = (SITE,)
+    may_change = allow(mail={"messages": edit("folder")})
     tags = ("organize", "archive", "bulk", "search")
     difficulty = "medium"
     max_steps = 15
@@ -123,6 +137,7 @@ class ArchiveFromSender(TaskTemplate):
 class LabelFromSender(TaskTemplate):
     name = "mail.label_from_sender"
     sites = (SITE,)
+    may_change = allow(mail={"labels": ADD, "message_labels": ADD})
     tags = ("organize", "labels", "bulk", "search")
     difficulty = "hard"
     max_steps = 20
@@ -217,6 +232,7 @@ def _read_conversations(world: World) -> list[dict[str, Any]]:
 class MarkUnread(TaskTemplate):
     name = "mail.mark_unread"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("organize", "read-state", "search")
     difficulty = "easy"
     max_steps = 12
@@ -272,6 +288,7 @@ class MarkUnread(TaskTemplate):
 class RestoreFromTrash(TaskTemplate):
     name = "mail.restore_from_trash"
     sites = (SITE,)
+    may_change = allow(mail={"messages": edit("folder", "is_read")})
     tags = ("organize", "trash")
     difficulty = "easy"
     max_steps = 10

@@ -9,10 +9,16 @@ from datetime import date
 from typing import Any
 
 from webenv.axtree import AxTree, NotFound
-from webenv.tasks import Checks, Moves
+from webenv.tasks import ADD, ANY, Allowance, Checks, Moves
 from webenv.world import World
 
 PERSONA_ID = 1
+
+#: What a purchase inevitably changes: an order and its lines are added, the cart (created by
+#: the first item put in it) is emptied. Its confirmation e-mail is the world's, not counted.
+PURCHASE: Allowance = {"orders": ADD, "order_items": ADD, "carts": ADD, "cart_items": ANY}
+#: Filling the cart without checking out.
+CART: Allowance = {"carts": ADD, "cart_items": ANY}
 
 
 def money(cents: int) -> str:
@@ -178,8 +184,11 @@ def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves
     return observation
 
 
-def default_address(world: World) -> Mapping[str, Any]:
-    return world.query(
+def default_address(world: World, initial: bool = False) -> Mapping[str, Any]:
+    """The persona's default address, now or (``initial``) as the episode started: "your
+    default address" in a goal is the one the user had, not one the agent set."""
+    read = world.initial_query if initial else world.query
+    return read(
         "shop", "SELECT * FROM addresses WHERE user_id = ? AND is_default = 1", (PERSONA_ID,)
     )[0]
 

@@ -7,10 +7,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
+    PURCHASE,
     add_to_cart,
     checkout,
     click,
@@ -36,6 +47,7 @@ _IN_STOCK = (
 class BuyCheapestInStock(TaskTemplate):
     name = "shop.buy_cheapest_in_stock"
     sites = ("shop",)
+    may_change = allow(shop=PURCHASE)
     tags = ("purchase", "checkout", "filter", "sort", "multi-step")
     difficulty = "hard"
     max_steps = 30

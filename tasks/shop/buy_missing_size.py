@@ -8,7 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import buy, expect_no_purchase, open_product, product_options
@@ -21,6 +31,7 @@ RANGES = (("XS", "S", "M", "L", "XL", "XXL"), ("6", "7", "8", "9", "10", "11", "
 class BuyMissingSize(TaskTemplate):
     name = "shop.buy_missing_size"
     sites = ("shop",)
+    may_change = allow()
     tags = ("purchase", "infeasible", "options")
     difficulty = "medium"
     feasible = False

@@ -6,10 +6,21 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
+    PURCHASE,
     add_to_cart,
     checkout,
     default_address,
@@ -28,6 +39,7 @@ from ._shop import (
 class BuyProduct(TaskTemplate):
     name = "shop.buy_product"
     sites = ("shop",)
+    may_change = allow(shop=PURCHASE)
     tags = ("purchase", "checkout", "multi-step")
     difficulty = "medium"
     max_steps = 30
@@ -56,7 +68,7 @@ class BuyProduct(TaskTemplate):
                 "ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}"
             )
             checks.expect("order is placed", order["status"] == "placed", order["status"])
-            address = default_address(world)
+            address = default_address(world, initial=True)
             shipped_to = (order["ship_street"], order["ship_zip"])
             checks.expect(
                 "shipped to the default address",

@@ -12,9 +12,21 @@ from typing import Any
 from webenv.sites.forms.definitions.appointment import SERVICES
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..forms._forms import SUBMITTING
+from ..mail._mail import READING
 from ._flows import deliver_mail, first_name, go, new_rows, pick_contacts, read, search_mail
 
 SUBJECT = "Your {service} appointment"
@@ -39,6 +51,7 @@ def slot_texts(starts_at: str) -> dict[str, str]:
 class BookProposedAppointment(TaskTemplate):
     name = "workflows.book_proposed_appointment"
     sites = ("mail", "forms")
+    may_change = allow(mail=READING, forms=SUBMITTING)
     tags = ("cross-site", "booking", "email", "multi-step-form")
     difficulty = "hard"
     max_steps = 30

@@ -6,10 +6,22 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ..shop._shop import (
+    PURCHASE,
     add_to_cart,
     checkout,
     line,
@@ -45,6 +57,7 @@ REQUEST = (
 class BuyRequestedItem(TaskTemplate):
     name = "workflows.buy_requested_item"
     sites = ("shop", "mail")
+    may_change = allow(shop=PURCHASE, mail=SENDING)
     tags = ("cross-site", "purchase", "checkout", "email", "reply")
     difficulty = "hard"
     max_steps = 40

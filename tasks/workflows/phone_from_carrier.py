@@ -7,9 +7,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import READING
 from ..shop._shop import PERSONA_ID, click, open_link
 from ._flows import deliver_mail, expect_no_orders, go, open_mail, read, sent_messages
 
@@ -26,6 +38,7 @@ _PHONE = r"\(\d{3}\) 555-\d{4}"
 class PhoneFromCarrier(TaskTemplate):
     name = "workflows.phone_from_carrier"
     sites = ("shop", "mail")
+    may_change = allow(shop={"users": edit("phone")}, mail=READING)
     tags = ("cross-site", "email", "account", "settings")
     difficulty = "medium"
     max_steps = 20

@@ -11,9 +11,20 @@ from webenv.sites.mail.operations import apply_label
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import READING
 from ._flows import (
     ORDER_NUMBER,
     STATUS_LABELS,
@@ -43,6 +54,7 @@ def label_messages(world: World, ids: list[int], label: str) -> None:
 class ReceiptsTax(TaskTemplate):
     name = "workflows.receipts_tax"
     sites = ("shop", "mail")
+    may_change = allow(mail=READING)
     tags = ("cross-site", "info-seeking", "labels", "order-history", "arithmetic")
     difficulty = "hard"
     answer_type = "money"
