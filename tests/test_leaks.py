@@ -77,6 +77,7 @@ def leaked(info: Mapping[str, Any], hidden: Mapping[str, str]) -> dict[str, str]
     return {value: source for value, source in hidden.items() if value in text}
 
 
+@pytest.mark.suite  # each run looks for secrets in every episode tests/tasks/ runs instead
 @pytest.mark.parametrize("name", sorted(templates()))
 def test_no_info_of_an_oracle_episode_carries_a_secret(name, browser):
     env = gym.make(env_id(templates()[name]), perturb=PROFILE)
