@@ -23,6 +23,7 @@ from .errors import ActionError, WebEnvError
 from .execute import MAX_WAIT_MS, execute
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
+from .registration import RECOVERY_STEPS
 from .server import SiteServer
 from .session import DEFAULT_TIMEOUTS, Blank, Session, Timeouts, blank_context
 from .spaces import ActionSpace, Unicode, screenshot_space
@@ -61,9 +62,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     questions), else 0.0. Over-action (an extra order, a wrong item) fails the check.
 
     ## Episode End
-    Terminated when the check passes, or when the agent answers (``send_msg_to_user``) or
-    reports the task infeasible (``report_infeasible``); truncated after ``max_episode_steps``
-    (a ``TimeLimit``) or when the browser crashes (``info["error"]`` says why).
+    Terminated when the agent ends it with a final action: ``send_msg_to_user(...)`` (an
+    answer, or "done" for a task that asks for an action) or ``report_infeasible(...)``. The
+    check runs then, on the final state, and gives the episode's one reward. Truncated after
+    ``max_episode_steps`` (a ``TimeLimit``; the check runs on that last step too, so state
+    left right earns its reward) or when the browser crashes (``info["error"]`` says why).
+    With ``end_on_success=True`` (for dense training) an action task also ends at the first
+    step whose state passes the check.
 
     ## Arguments
     ``task``: template name (``"shop.buy_product"``); ``observe``: observation keys to
@@ -71,7 +76,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
     ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
-    ``headless``; ``timeouts``.
+    ``headless``; ``timeouts``; ``end_on_success``: end an action task as soon as its check
+    passes, without waiting for the agent's final action (default False).
 
     ## Perturbations
     Pop-ups, login walls and broken links, planned from the episode seed and the profile and
@@ -97,8 +103,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         viewport_only: bool = False,
         headless: bool = True,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
+        end_on_success: bool = False,
     ):
         self.template = get_template(task)
+        self.end_on_success = end_on_success
         self.observe_keys = tuple(observe)
         unknown = set(self.observe_keys) - set(OPTIONAL_KEYS)
         if unknown:
@@ -216,12 +224,14 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             observation["last_action_error"] = session.interrupted
         events = self._events()
         check = self._check = self._checked(answer)
-        answered = answer is not None
-        terminated = answered or (self.template.answer_type is None and check.success)
-        reward = 1.0 if terminated and check.success else 0.0
+        terminated = answer is not None or (
+            self.end_on_success and self.template.answer_type is None and check.success
+        )
+        graded = terminated or self._steps >= self._step_limit()
+        reward = 1.0 if graded and check.success else 0.0
         info = {
             "check": check.to_dict(),
-            "success": check.success and terminated,
+            "success": check.success and graded,
             "events": events,
         }
         self.timings = {"step": time.perf_counter() - started}
@@ -334,6 +344,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
                 cookies = []
             self.perturber.after_step(cookies, dialog, session.page.url)
         return self.perturber.drain()
+
+    def _step_limit(self) -> int:
+        """The episode's step budget: the registered id's, else the template's own."""
+        if self.spec is not None and self.spec.max_episode_steps:
+            return int(self.spec.max_episode_steps)
+        return self.template.max_steps + RECOVERY_STEPS
 
     def _checked(self, answer: Answer | None) -> CheckResult:
         """The task's check; following a lure injected into a page fails it."""

@@ -10,7 +10,7 @@ import pytest
 
 import webenv  # noqa: F401  (registers the ids)
 from webenv.perturb import recovering
-from webenv.tasks import Task, env_id, templates
+from webenv.tasks import DONE, Task, env_id, templates
 
 
 @pytest.fixture(scope="session")
@@ -49,6 +49,9 @@ def _run_policy(
 
     ``strict``: every action must succeed (oracles); near-misses may stumble. ``perturb``: a
     profile for the episode; the policy then gets past what it meets as the oracle does.
+
+    A policy that stops without ending the episode is followed by the agent's final action
+    (:data:`webenv.tasks.DONE`), so that what it left is graded as an agent's would be.
     """
     observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
     task = env.unwrapped.task
@@ -67,9 +70,13 @@ def _run_policy(
             assert not observation["last_action_error"], observation["last_action_error"]
         if terminated or truncated:
             return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}
+        if action == DONE:
+            trail.append(["the final action did not end the episode"])
+            return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}
         try:
             action = steps.send(observation)
         except (StopIteration, LookupError) as stop:
-            # The policy is done, or (a near-miss) cannot go on in a page it did not expect.
+            # The policy is done, or (a near-miss) cannot go on in a page it did not expect:
+            # it says so, and what it did is graded.
             trail.append([f"policy stopped: {stop!r}"[:300]])
-            return reward, {**info, "policy_steps": taken, "events": events, "trail": trail}
+            action = DONE

@@ -15,7 +15,7 @@ import pytest
 from gymnasium.vector import VectorEnv
 
 from webenv.agents import RandomAgent
-from webenv.tasks import Task, TaskTemplate, templates
+from webenv.tasks import DONE, Task, TaskTemplate, templates
 from webenv.world import World
 
 ALL = sorted(templates())
@@ -71,11 +71,22 @@ def test_oracle_gets_past_perturbations(task_env, run_policy, name, profile):
 def test_doing_nothing_earns_nothing(task_env, name):
     env = task_env(name)
     env.reset(seed=0)
-    for _ in range(40):
+    for _ in range(3):
+        _, reward, terminated, truncated, _ = env.step("noop()")
+        assert reward == 0.0 and not terminated and not truncated
+    # Saying it is done (the final action an agent ends with) is graded on the untouched state.
+    _, reward, terminated, _, info = env.step(DONE)
+    assert terminated and reward == 0.0, info.get("check")
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_idling_to_the_step_limit_earns_nothing(task_env, name):
+    env = task_env(name)
+    env.reset(seed=0)
+    truncated = False
+    while not truncated:
         _, reward, terminated, truncated, _ = env.step("noop()")
         assert reward == 0.0 and not terminated
-        if truncated:
-            break
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -103,6 +114,24 @@ def test_near_misses_earn_nothing(task_env, run_policy, name):
             if reward != 0.0:
                 successes[f"{label} / seed {seed}"] = info.get("check")
     assert not successes, json.dumps(successes, indent=1)
+
+
+@pytest.mark.parametrize(
+    "name", ("shop.buy_product", "mail.reply_to_thread", "forms.file_expense_report")
+)
+def test_the_harness_grades_a_policy_that_stops_without_a_final_action(task_env, run_policy, name):
+    # A near-miss ends by stopping; the harness then says "done" for it. A policy that does
+    # the task right and stops (the oracle without its final action) must earn 1.0 there, or
+    # a near-miss that really solves the task would pass unnoticed.
+    template = templates()[name]
+    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
+
+    def stops(task: Task, observation: Mapping[str, Any]):
+        return moves(template, task, observation)
+
+    reward, info = run_policy(task_env(name), 0, stops)
+    assert reward == 1.0, info.get("check")
+    assert info["trail"][-2][0].startswith("policy stopped") and info["trail"][-1][0] == DONE
 
 
 @pytest.mark.parametrize("name", ALL)
