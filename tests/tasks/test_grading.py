@@ -3,11 +3,15 @@ full reward, and what the goal insists on is checked."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from webenv.suite.mail._mail import click, list_rows, search
 
-from webenv.tasks import templates
+from webenv.axtree import AxTree
+from webenv.tasks import Oracle, Task, templates
 
 
 def test_expense_items_entered_in_another_order_are_the_same_report(task_env, run_policy):
@@ -26,4 +30,31 @@ def test_a_phone_number_typed_another_way_is_the_same_number(task_env, run_polic
         return {**params, "phone": f"{digits[:3]}.{digits[3:6]}.{digits[6:]}"}
 
     reward, info = run_policy(task_env(name), 0, template.altered(dotted))
+    assert reward == 1.0, info.get("check")
+
+
+def test_labelling_their_conversations_from_the_thread_page_is_accepted(task_env, run_policy):
+    # The thread page's "Apply label" labels the whole conversation: the sender's messages and
+    # the user's reply in it (seed 0 has one).
+    name = "mail.label_from_sender"
+
+    def by_thread(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        label, sender = task.params["label"], task.params["name"]
+        observation = yield click(AxTree(observation["axtree"]), "link", "Manage labels")
+        tree = AxTree(observation["axtree"])
+        observation = yield (
+            f'fill("{tree.id("textbox", "Label name")}", {json.dumps(label)})\n'
+            + click(tree, "button", "Create label")
+        )
+        for index in range(len(task.params["ids"])):
+            observation = yield from search(f'from:"{sender}"', observation)
+            link = list_rows(AxTree(observation["axtree"]))[index][2]
+            observation = yield f'click("{link.id}")'
+            tree = AxTree(observation["axtree"])
+            observation = yield (
+                f'select_option("{tree.id("combobox", "Apply label")}", {json.dumps(label)})\n'
+                + click(tree, "button", "Apply")
+            )
+
+    reward, info = run_policy(task_env(name), 0, by_thread)
     assert reward == 1.0, info.get("check")
