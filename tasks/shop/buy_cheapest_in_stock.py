@@ -14,6 +14,8 @@ from ._shop import (
     add_to_cart,
     checkout,
     click,
+    expect_default_address,
+    expect_saved_card,
     new_orders,
     open_cart,
     open_product,
@@ -83,6 +85,8 @@ class BuyCheapestInStock(TaskTemplate):
             checks.expect(
                 "one of the cheapest product", bought == [(params["product_id"], 1)], show(lines)
             )
+            expect_default_address(checks, world, orders[0])
+            expect_saved_card(checks, world, orders[0])
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

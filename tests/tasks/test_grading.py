@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from webenv.suite.mail._mail import click, list_rows, search
+from webenv.suite.shop import _shop as shop
 
 from webenv.axtree import AxTree
 from webenv.tasks import Oracle, Task, templates
@@ -58,3 +59,40 @@ def test_labelling_their_conversations_from_the_thread_page_is_accepted(task_env
 
     reward, info = run_policy(task_env(name), 0, by_thread)
     assert reward == 1.0, info.get("check")
+
+
+def test_paying_with_another_card_than_the_saved_one_earns_nothing(task_env, run_policy):
+    # "Use your saved card": a new card typed in at checkout is not what was asked.
+    def new_card(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        item, quantity = task.params["item"], task.params["quantity"]
+        observation = yield from shop.open_product(item["name"], observation)
+        observation = yield from shop.add_to_cart(item, quantity, observation)
+        observation = yield from shop.open_cart(observation)
+        tree = AxTree(observation["axtree"])
+        observation = yield f'click("{tree.find(name="Proceed to checkout").id}")'
+        tree = AxTree(observation["axtree"])
+        default = tree.find("radio", contains="Default")
+        observation = yield f'check("{default.id}")\n' + shop.click(
+            tree, "button", "Continue to payment"
+        )
+        tree = AxTree(observation["axtree"])
+        fields = [
+            ("Name on card", "Jordan Avery"),
+            ("Card number", "4242 4242 4242 4242"),
+            ("Expiration date", "12/30"),
+            ("Security code", "123"),
+        ]
+        observation = yield "\n".join(
+            [
+                f'check("{tree.id("radio", "Use a new card")}")',
+                *(f'fill("{tree.id("textbox", label)}", "{value}")' for label, value in fields),
+                shop.click(tree, "button", "Continue to review"),
+            ]
+        )
+        yield shop.click(AxTree(observation["axtree"]), "button", "Place order")
+
+    env = task_env("shop.buy_product")
+    reward, info = run_policy(env, 0, new_card)
+    placed = [c for c in info["check"]["conditions"] if c["name"] == "order is placed"]
+    assert placed and placed[0]["passed"], info["trail"]  # the order went through
+    assert reward == 0.0, info.get("check")
