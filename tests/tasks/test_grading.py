@@ -96,3 +96,13 @@ def test_paying_with_another_card_than_the_saved_one_earns_nothing(task_env, run
     placed = [c for c in info["check"]["conditions"] if c["name"] == "order is placed"]
     assert placed and placed[0]["passed"], info["trail"]  # the order went through
     assert reward == 0.0, info.get("check")
+
+
+def test_booking_the_proposed_slot_under_the_relatives_details_earns_nothing(task_env, run_policy):
+    # The goal asks for the user's own contact details on the booking.
+    template = templates()["workflows.book_proposed_appointment"]
+    policy = template.near_misses()["under the relative's details"]
+    reward, info = run_policy(task_env(template.name), 0, policy)
+    slot = [c for c in info["check"]["conditions"] if c["name"] == "appointment_time"]
+    assert slot and slot[0]["passed"], info["trail"]  # the proposed slot was booked
+    assert reward == 0.0, info.get("check")
