@@ -4,7 +4,7 @@ full reward, and what the goal insists on is checked."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -13,6 +13,7 @@ from webenv.suite.shop import _shop as shop
 
 from webenv.axtree import AxTree
 from webenv.tasks import Oracle, Task, templates
+from webenv.world import World
 
 
 def test_expense_items_entered_in_another_order_are_the_same_report(task_env, run_policy):
@@ -106,3 +107,52 @@ def test_booking_the_proposed_slot_under_the_relatives_details_earns_nothing(tas
     slot = [c for c in info["check"]["conditions"] if c["name"] == "appointment_time"]
     assert slot and slot[0]["passed"], info["trail"]  # the proposed slot was booked
     assert reward == 0.0, info.get("check")
+
+
+# -- what decides the answer (no browser) -----------------------------------------------------
+
+
+def _instances(name: str, seeds: range = range(30)) -> Iterator[tuple[World, dict[str, Any]]]:
+    template = templates()[name]
+    world = World(template.sites)
+    try:
+        for seed in seeds:
+            world.restore(seed)
+            yield world, template.instantiate(seed, world).params
+    finally:
+        world.close()
+
+
+def test_the_in_stock_rule_decides_the_cheapest_in_stock_product():
+    decided = 0
+    for world, params in _instances("shop.buy_cheapest_in_stock"):
+        cheapest = world.query(
+            "shop",
+            "SELECT p.id FROM products p JOIN categories c ON c.id = p.category_id"
+            " WHERE c.name = ? AND p.brand = ? ORDER BY p.price_cents, p.id LIMIT 1",
+            (params["category"], params["brand"]),
+        )[0]["id"]
+        decided += cheapest != params["product_id"]
+    assert decided >= 25, f"a sold-out product is the cheapest in only {decided} of 30 seeds"
+
+
+def test_the_missing_size_is_not_always_the_largest():
+    largest = sum(
+        params["size"] in ("XXL", "13") for _, params in _instances("shop.buy_missing_size")
+    )
+    assert largest <= 15, f"the largest size of the range is asked for in {largest} of 30"
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [("forms.past_confirmation_number", None), ("forms.past_expense_total", "travel-expenses")],
+)
+def test_a_past_submission_must_be_told_from_another_of_its_kind(name, slug):
+    for world, params in _instances(name, range(5)):
+        kind = slug or params["form"]
+        count = world.query(
+            "forms",
+            "SELECT COUNT(*) AS n FROM submissions WHERE user_id = 1 AND form_slug = ?",
+            (kind,),
+        )[0]["n"]
+        assert count >= 2, (params, count)
