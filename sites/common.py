@@ -10,6 +10,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
 from faker import Faker
 
@@ -106,3 +107,24 @@ def hash_password(password: str, salt: str) -> str:
 def parse_now(value: str | datetime) -> datetime:
     """The world's fixed "now" from a site's ``NOW`` config value (naive, UTC)."""
     return value if isinstance(value, datetime) else datetime.fromisoformat(value)
+
+
+#: Each site's name as its pages show it.
+APP_NAMES = {"shop": "Northwind Market", "mail": "Lettermail", "forms": "Civic Forms"}
+
+
+def register_your_apps(app: Any, site: str) -> None:
+    """Give ``app``'s templates ``your_apps``: the persona's other sites of this world, each
+    ``{"name", "url"}`` from the ``SITE_URLS`` config, for the header menu that links them
+    as a real user's bookmarks would."""
+
+    def your_apps() -> dict[str, list[dict[str, str]]]:
+        urls = app.config.get("SITE_URLS") or {}
+        apps = [
+            {"name": APP_NAMES.get(other, other), "url": url}
+            for other, url in sorted(urls.items())
+            if other != site
+        ]
+        return {"your_apps": apps}
+
+    app.context_processor(your_apps)

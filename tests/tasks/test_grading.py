@@ -156,3 +156,11 @@ def test_a_past_submission_must_be_told_from_another_of_its_kind(name, slug):
             (kind,),
         )[0]["n"]
         assert count >= 2, (params, count)
+
+
+@pytest.mark.parametrize("name", ["workflows.book_proposed_appointment"])
+def test_a_workflow_oracle_reaches_the_other_site_through_the_pages(task_env, run_policy, name):
+    # No typed address: the header's "Your apps" menu links the persona's other sites.
+    reward, info = run_policy(task_env(name), 0, lambda t, o: t.template.oracle(t, o))
+    assert reward == 1.0, info.get("check")
+    assert not [step for step in info["trail"] if step[0].startswith("goto(")], info["trail"]
