@@ -233,7 +233,14 @@ def email_contact(name: str, subject: str, body: str, observation: Mapping[str, 
 
 
 def open_order(number: str, observation: Mapping[str, Any]) -> Moves:
-    """From any page: open an order of the shop's order history."""
+    """From any page: open an order of the shop's order history; from its confirmation
+    e-mail, through the e-mail's link to it."""
+    links = AxTree(observation["axtree"]).find_all(
+        "link", f"View order {number} on Northwind Market"
+    )
+    if links:
+        observation = yield f'click("{links[0].id}")'
+        return observation
     observation = yield from go("shop", "/account/orders", observation)
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.id("link", number)}")'

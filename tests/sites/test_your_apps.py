@@ -33,3 +33,25 @@ def test_the_header_links_the_other_sites(apps, site):
     assert menu, "no 'Your apps' menu on the page"
     links = dict(re.findall(r'<a href="([^"]+)">([^<]+)</a>', menu[1]))
     assert links == {URLS[other]: APP_NAMES[other] for other in URLS if other != site}
+
+
+def test_an_order_confirmation_links_to_the_order_on_the_shop(apps):
+    mail = apps["mail"]
+    with mail.app_context():
+        from webenv.sites.mail.db import get_db
+
+        row = (
+            get_db()
+            .execute(
+                "SELECT thread_id, subject FROM messages WHERE sender = ? AND subject LIKE ?",
+                ("orders@northwindmarket.example", "%order NM-%"),
+            )
+            .fetchone()
+        )
+    number = re.search(r"NM-\d{5}-\d", row["subject"])[0]
+    client = mail.test_client()
+    with client.session_transaction() as session:
+        session["user_id"] = 1
+    page = client.get(f"/thread/{row['thread_id']}").get_data(as_text=True)
+    link = f'<a href="{URLS["shop"]}/account/orders/{number}">View order {number} on Northwind Market</a>'
+    assert link in page
