@@ -53,5 +53,6 @@ def test_an_order_confirmation_links_to_the_order_on_the_shop(apps):
     with client.session_transaction() as session:
         session["user_id"] = 1
     page = client.get(f"/thread/{row['thread_id']}").get_data(as_text=True)
-    link = f'<a href="{URLS["shop"]}/account/orders/{number}">View order {number} on Northwind Market</a>'
+    url = f"{URLS['shop']}/account/orders/{number}"
+    link = f'<a href="{url}">View order {number} on Northwind Market</a>'
     assert link in page
