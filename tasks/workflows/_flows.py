@@ -162,8 +162,11 @@ def go(site: str, path: str, observation: Mapping[str, Any]) -> Moves:
     """Go to ``path`` on ``site`` as a user would: through the "Your apps" menu of the page
     the agent is on, then the site's own links."""
     tree = AxTree(observation["axtree"])
-    menu = tree.children(tree.find("navigation", "Your apps"))
-    app = next(node for node in menu if node.role == "link" and node.name == APP_NAMES[site])
+    if urlsplit(observation["url"]).hostname == f"{site}.localhost":
+        app = tree.find("link", contains=APP_NAMES[site])  # the site's own logo: its home
+    else:
+        menu = tree.children(tree.find("navigation", "Your apps"))
+        app = next(node for node in menu if node.role == "link" and node.name == APP_NAMES[site])
     observation = yield f'click("{app.id}")'
     for name in _PATHS[path]:
         tree = AxTree(observation["axtree"])
