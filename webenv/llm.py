@@ -34,8 +34,9 @@ Reply with a short thought, then exactly one action in a fenced code block, e.g.
 ```
 click("12")
 ```
-When the goal asks for information, give it with send_msg_to_user("..."). When the goal cannot
-be done on these sites, say so with report_infeasible("...")."""
+When the goal asks for information, give it with send_msg_to_user("..."); when you have done
+what it asks, say so with send_msg_to_user("Done."): the episode ends then and is graded. When
+the goal cannot be done on these sites, say so with report_infeasible("...")."""
 
 #: Placeholder key for servers that need none (the ``openai`` client insists on one).
 NO_KEY = "none"
