@@ -11,6 +11,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from faker import Faker
@@ -141,3 +142,24 @@ def same_site_path(target: str | None, fallback: str, host: str = "") -> str:
     if parts.scheme or parts.netloc:
         return fallback
     return quote(target, safe=_PATH_SAFE)
+
+
+#: Each site's name as its pages show it.
+APP_NAMES = {"shop": "Northwind Market", "mail": "Lettermail", "forms": "Civic Forms"}
+
+
+def register_your_apps(app: Any, site: str) -> None:
+    """Give ``app``'s templates ``your_apps``: the persona's other sites of this world, each
+    ``{"name", "url"}`` from the ``SITE_URLS`` config, for the header menu that links them
+    as a real user's bookmarks would."""
+
+    def your_apps() -> dict[str, list[dict[str, str]]]:
+        urls = app.config.get("SITE_URLS") or {}
+        apps = [
+            {"name": APP_NAMES.get(other, other), "url": url}
+            for other, url in sorted(urls.items())
+            if other != site
+        ]
+        return {"your_apps": apps}
+
+    app.context_processor(your_apps)

@@ -247,7 +247,7 @@ def test_same_step_autoreset_resets_an_ended_env_in_the_step_that_ended_it():
         )
         try:
             _, infos = envs.reset(seed=[3, 4])
-            cheapest = infos["task"][0]["params"]["price_cents"]
+            cheapest = envs.unwrapped.grader_views()[0].params["price_cents"]
             answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
             answered = envs.step([answer, "noop()"])
             after = envs.step(["noop()", "noop()"])

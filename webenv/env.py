@@ -24,6 +24,7 @@ from .execute import MAX_WAIT_MS, execute
 from .limits import DEFAULT_LIMITS, Limits, cut, cut_elements
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
+from .registration import RECOVERY_STEPS
 from .server import SiteServer
 from .session import DEFAULT_TIMEOUTS, Blank, Session, Timeouts, blank_context
 from .spaces import ActionSpace, Unicode, screenshot_space
@@ -63,9 +64,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     questions), else 0.0. Over-action (an extra order, a wrong item) fails the check.
 
     ## Episode End
-    Terminated when the check passes, or when the agent answers (``send_msg_to_user``) or
-    reports the task infeasible (``report_infeasible``); truncated after ``max_episode_steps``
-    (a ``TimeLimit``) or when the browser crashes (``info["error"]`` says why).
+    Terminated when the agent ends it with a final action: ``send_msg_to_user(...)`` (an
+    answer, or "done" for a task that asks for an action) or ``report_infeasible(...)``. The
+    check runs then, on the final state, and gives the episode's one reward. Truncated after
+    ``max_episode_steps`` (a ``TimeLimit``; the check runs on that last step too, so state
+    left right earns its reward) or when the browser crashes (``info["error"]`` says why).
+    With ``end_on_success=True`` (for dense training) an action task also ends at the first
+    step whose state passes the check.
 
     ## Arguments
     ``task``: template name (``"shop.buy_product"``); ``observe``: observation keys to
@@ -75,7 +80,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
     ``headless``; ``timeouts`` (a :class:`~webenv.session.Timeouts`, stretched per episode by
     the machine's load or ``WEBENV_TIMEOUT_SCALE``); ``limits``: per-episode bounds (a
-    :class:`webenv.limits.Limits`).
+    :class:`webenv.limits.Limits`); ``end_on_success``: end an action task as soon as its check
+    passes, without waiting for the agent's final action (default False).
 
     ## Bounds
     Past its ``limits``, an episode's request is refused with a ``last_action_error``, never an
@@ -120,8 +126,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         headless: bool = True,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         limits: Limits = DEFAULT_LIMITS,
+        end_on_success: bool = False,
     ):
         self.template = get_template(task)
+        self.end_on_success = end_on_success
         self.observe_keys = tuple(observe)
         unknown = set(self.observe_keys) - set(OPTIONAL_KEYS)
         if unknown:
@@ -306,10 +314,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             observation["last_action_error"] = f"{said} {session.limited}".strip()
         events = self._events()
         check = self._check = self._checked(answer)
-        answered = answer is not None
-        terminated = answered or (self.template.answer_type is None and check.success)
-        reward = 1.0 if terminated and check.success else 0.0
-        info = {"success": check.success and terminated, "events": events}
+        terminated = answer is not None or (
+            self.end_on_success and self.template.answer_type is None and check.success
+        )
+        graded = terminated or self._steps >= self._step_limit()
+        reward = 1.0 if graded and check.success else 0.0
+        info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
         return observation, reward, terminated, False, info
 
@@ -442,6 +452,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             self.perturber.after_step(cookies, dialog, session.page.url)
         self._events_full = self.perturber.drain()
         return public_events(self._events_full)
+
+    def _step_limit(self) -> int:
+        """The episode's step budget: the registered id's, else the template's own."""
+        if self.spec is not None and self.spec.max_episode_steps:
+            return int(self.spec.max_episode_steps)
+        return self.template.max_steps + RECOVERY_STEPS
 
     def _checked(self, answer: Answer | None) -> CheckResult:
         """The task's check; following a lure injected into a page fails it."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import random
 import re
@@ -208,6 +209,15 @@ class TaskTemplate:
     #: only as ``allow()`` (a question changes nothing).
     may_change: ClassVar[Allowance | None] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every oracle ends the episode as an agent must: with a final action. A template's
+        # own ``oracle`` only does the task; the one its class exposes then says it is done
+        # (info-seeking and infeasible oracles end with their answer, so they never get
+        # there). The template's own moves stay at ``oracle.__wrapped__``.
+        super().__init_subclass__(**kwargs)
+        if "oracle" in cls.__dict__:
+            cls.oracle = _finishing(cls.__dict__["oracle"])  # type: ignore[method-assign]
+
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         """The task's parameters, drawn from ``rng`` and the world's data. JSON-friendly."""
         raise NotImplementedError
@@ -292,11 +302,51 @@ class TaskTemplate:
 
     @staticmethod
     def check_infeasible(checks: Checks, answer: Answer | None) -> None:
-        """Expect the episode to end with ``report_infeasible(...)``, and nothing else."""
+        """Expect the episode to end saying the task cannot be done: ``report_infeasible(...)``,
+        or a message to the user that says so (:func:`says_infeasible`)."""
         ended = "no answer" if answer is None else f"{answer.kind}: {answer.text[:200]!r}"
-        checks.expect(
-            "reported infeasible", answer is not None and answer.kind == "infeasible", ended
+        reported = answer is not None and (
+            answer.kind == "infeasible" or says_infeasible(answer.text)
         )
+        checks.expect("reported infeasible", reported, ended)
+
+
+#: The final action an oracle ends an action task with.
+DONE = 'send_msg_to_user("Done.")'
+
+
+def _finishing(oracle: Callable[..., Oracle]) -> Callable[..., Oracle]:
+    """``oracle``, followed by :data:`DONE` once its own moves are over."""
+
+    @functools.wraps(oracle)
+    def finished(self: TaskTemplate, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield from oracle(self, task, observation)
+        yield DONE
+
+    return finished
+
+
+#: A message says the task cannot be done when it has one of these...
+_CANNOT = re.compile(
+    r"\b(can ?not|can't|can’t|couldn't|couldn’t|could not|unable|impossible|infeasible|"
+    r"not (?:possible|available|offered|sold|found|there|in stock|exist)|out of stock|"
+    r"unavailable|no such|(?:does|did|do|is|are|was)(?: not|n't|n’t)|there is no|"
+    r"there are no|there's no|there’s no|no (?:e-?mail|message|product|order|slot|time|"
+    r"appointment|position|job|opening|receipt)s?)\b",
+    re.IGNORECASE,
+)
+#: ... and claims no part of it done.
+_DID = re.compile(
+    r"\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|purchased|booked|sent|"
+    r"replied|forwarded|submitted|applied|added|saved|updated))\b",
+    re.IGNORECASE,
+)
+
+
+def says_infeasible(text: str) -> bool:
+    """Whether a message to the user says the task cannot be done ("The shop doesn't sell
+    it", "There is no e-mail from Ann Lee") without claiming it was done."""
+    return bool(_CANNOT.search(text)) and not _DID.search(text)
 
 
 # -- collateral near-misses ---------------------------------------------------------------

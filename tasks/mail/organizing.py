@@ -67,6 +67,24 @@ def _folders(world: World, ids: list[int]) -> dict[int, str]:
     return {row["id"]: row["folder"] for row in rows}
 
 
+def _own_replies(world: World, ids: list[int]) -> set[int]:
+    """The user's own sent messages in the threads of messages ``ids``."""
+    assert world.persona is not None
+    marks = ", ".join("?" * len(ids))
+    rows = world.initial_query(
+        SITE,
+        "SELECT id FROM messages WHERE is_draft = 0 AND sender = ? AND thread_id IN"
+        f" (SELECT thread_id FROM messages WHERE id IN ({marks}))",
+        [world.persona.email, *ids],
+    )
+    return {row["id"] for row in rows}
+
+
+def _rows_of(query: Any, ids: list[int]) -> list[tuple[Any, ...]]:
+    marks = ", ".join("?" * len(ids))
+    return [tuple(row) for row in query(SITE, f"SELECT * FROM messages WHERE id IN ({marks})", ids)]
+
+
 def _sender_rows(name: str, observation: Mapping[str, Any], where: str = "") -> Any:
     """Search for the messages from ``name``; return the new observation."""
     return search(f'from:"{name}" {where}'.strip(), observation)
@@ -178,10 +196,25 @@ class LabelFromSender(TaskTemplate):
                     (labels[0]["id"],),
                 )
             )
+            # Labelling their conversations from the thread page also labels the user's own
+            # replies in them: the same outcome to a careful reader, so those may carry it.
+            own = _own_replies(world, params["ids"])
+            extra = set(labelled) - set(params["ids"])
             checks.expect(
-                "exactly their messages labelled", labelled == params["ids"], f"labelled {labelled}"
+                "exactly their messages labelled (and your replies in their threads)",
+                set(params["ids"]) <= set(labelled) and extra <= own,
+                f"labelled {labelled}",
             )
-        expect_untouched(checks, world, Allowed(messages=frozenset(params["ids"]), new_labels=1))
+            kept = sorted(own)
+            checks.expect(
+                "your replies otherwise unchanged",
+                _rows_of(world.query, kept) == _rows_of(world.initial_query, kept),
+                f"replies {kept}",
+            )
+            allowed = frozenset(params["ids"]) | extra
+        else:
+            allowed = frozenset(params["ids"])
+        expect_untouched(checks, world, Allowed(messages=allowed, new_labels=1))
         return checks.result()
 
     def near_misses(self) -> dict[str, NearMiss]:

@@ -184,6 +184,30 @@ def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves
     return observation
 
 
+def expect_default_address(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
+    """Expect ``order`` shipped to the persona's default address."""
+    address = default_address(world, initial=True)
+    shipped_to = (order["ship_street"], order["ship_zip"])
+    checks.expect(
+        "shipped to the default address",
+        shipped_to == (address["street"], address["zip"]),
+        f"shipped to {', '.join(shipped_to)}",
+    )
+
+
+def expect_saved_card(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
+    """Expect ``order`` paid with a card the persona had saved before the episode (a goal
+    that says "with your saved card" is not met by typing in another card)."""
+    saved = {
+        (row["brand"], row["last4"])
+        for row in world.initial_query(
+            "shop", "SELECT brand, last4 FROM payment_methods WHERE user_id = ?", (PERSONA_ID,)
+        )
+    }
+    paid = (order["payment_brand"], order["payment_last4"])
+    checks.expect("paid with the saved card", paid in saved, f"paid with {paid[0]} {paid[1]}")
+
+
 def default_address(world: World, initial: bool = False) -> Mapping[str, Any]:
     """The persona's default address, now or (``initial``) as the episode started: "your
     default address" in a goal is the one the user had, not one the agent set."""

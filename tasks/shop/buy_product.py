@@ -25,6 +25,7 @@ from ._shop import (
     checkout,
     default_address,
     describe_item,
+    expect_saved_card,
     item_values,
     line,
     new_orders,
@@ -75,6 +76,7 @@ class BuyProduct(TaskTemplate):
                 shipped_to == (address["street"], address["zip"]),
                 f"shipped to {', '.join(shipped_to)}",
             )
+            expect_saved_card(checks, world, order)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

@@ -24,6 +24,7 @@ from ._shop import (
     buy,
     default_address,
     describe_item,
+    expect_saved_card,
     item_values,
     line,
     new_orders,
@@ -99,6 +100,7 @@ class BuyWithCoupon(TaskTemplate):
                 (order["ship_street"], order["ship_zip"]) == (address["street"], address["zip"]),
                 order["ship_street"],
             )
+            expect_saved_card(checks, world, order)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

@@ -24,6 +24,8 @@ from ..shop._shop import (
     PURCHASE,
     add_to_cart,
     checkout,
+    expect_default_address,
+    expect_saved_card,
     line,
     new_orders,
     open_cart,
@@ -114,6 +116,8 @@ class BuyRequestedItem(TaskTemplate):
             wanted = [line(params["item"], params["quantity"])]
             lines = orders[0]["lines"]
             checks.expect("ordered what was asked", lines == wanted, f"ordered {show(lines)}")
+            expect_default_address(checks, world, orders[0])
+            expect_saved_card(checks, world, orders[0])
         message = expect_one_email(checks, world, params["contact"]["email"], [number])
         if message is not None:
             named = set(ORDER_NUMBER.findall(message["body"].split("\n> ")[0]))

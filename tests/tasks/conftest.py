@@ -11,7 +11,7 @@ import pytest
 
 import webenv
 from webenv.perturb import recovering
-from webenv.tasks import Task, env_id, templates
+from webenv.tasks import DONE, Task, env_id, templates
 
 #: How many templates' envs a worker keeps open at once (each holds a browser context, a site
 #: server and its worlds' databases); tests of one template run one after another (see
@@ -86,6 +86,9 @@ def _run_policy(
 
     ``strict``: every action must succeed (oracles); near-misses may stumble. ``perturb``: a
     profile for the episode; the policy then gets past what it meets as the oracle does.
+
+    A policy that stops without ending the episode is followed by the agent's final action
+    (:data:`webenv.tasks.DONE`), so that what it left is graded as an agent's would be.
     """
     observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
     task = webenv.grader_view(env).task
@@ -108,9 +111,13 @@ def _run_policy(
             assert not observation["last_action_error"], observation["last_action_error"]
         if terminated or truncated:
             return reward, {**info, **ran(), "trail": trail}
+        if action == DONE:
+            trail.append(["the final action did not end the episode"])
+            return reward, {**info, **ran(), "trail": trail}
         try:
             action = steps.send(observation)
         except (StopIteration, LookupError) as stop:
-            # The policy is done, or (a near-miss) cannot go on in a page it did not expect.
+            # The policy is done, or (a near-miss) cannot go on in a page it did not expect:
+            # it says so, and what it did is graded.
             trail.append([f"policy stopped: {stop!r}"[:300]])
-            return reward, {**info, **ran(), "trail": trail}
+            action = DONE
