@@ -811,7 +811,7 @@ def test_any_answer_ends_the_episode_with_a_normal_step(browser):
     with gym.make("webenv/mail.meeting_date-v0") as env:
         for text in CRASHERS:
             env.reset(seed=0)
-            _, reward, terminated, truncated, info = env.step(send(text))
+            _, reward, terminated, truncated, _ = env.step(send(text))
             assert terminated and not truncated and reward == 0.0, text
             assert not webenv.grader_view(env).check["success"]
 

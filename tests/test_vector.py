@@ -246,7 +246,7 @@ def test_same_step_autoreset_resets_an_ended_env_in_the_step_that_ended_it():
             "webenv/shop.cheapest_by_brand-v0", num_envs=2, autoreset_mode="SameStep"
         )
         try:
-            _, infos = envs.reset(seed=[3, 4])
+            envs.reset(seed=[3, 4])
             cheapest = envs.unwrapped.grader_views()[0].params["price_cents"]
             answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
             answered = envs.step([answer, "noop()"])
