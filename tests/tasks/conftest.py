@@ -10,6 +10,7 @@ import gymnasium as gym
 import pytest
 
 import webenv
+from tests.test_leaks import leaked, secrets
 from webenv.perturb import recovering
 from webenv.tasks import DONE, Task, env_id, templates
 
@@ -93,6 +94,9 @@ def _run_policy(
     observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
     task = webenv.grader_view(env).task
     events = list(webenv.grader_view(env).events)
+    # Nothing handed to the agent gives the task away, in any episode the tests run.
+    hidden = secrets(webenv.grader_view(env), observation["goal"])
+    assert not leaked(info, hidden), ("reset", leaked(info, hidden))
     if perturb:
         policy = recovering(policy, env)
     steps = policy(task, observation)
@@ -106,6 +110,8 @@ def _run_policy(
         observation, reward, terminated, truncated, info = env.step(action)
         events += webenv.grader_view(env).events
         taken += 1
+        hidden.update(secrets(webenv.grader_view(env), observation["goal"]))
+        assert not leaked(info, hidden), (f"step {taken}", leaked(info, hidden))
         trail.append([action[:200], observation["last_action_error"][:300], observation["url"]])
         if strict:
             assert not observation["last_action_error"], observation["last_action_error"]
