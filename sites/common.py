@@ -1,4 +1,5 @@
-"""What the sites of one world share: the person who uses them, and messages between sites.
+"""What the sites of one world share: the person who uses them, messages between sites, and
+where a redirect-after parameter may lead.
 
 A world is generated from one seed. Every site's generator receives the same :class:`Persona`,
 so the shop account, the mailbox and the forms portal belong to one coherent person.
@@ -10,8 +11,15 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from faker import Faker
+
+#: The longest path a redirect-after parameter may name; a longer one is no page of ours.
+MAX_NEXT_LENGTH = 2000
+#: Characters a path keeps as they are; any other (a space, a quote, non-ASCII) is %-encoded.
+_PATH_SAFE = "!#$%&'()*+,/:;=?@[]~"
 
 #: Iterations of the password hash. Seeded data must be cheap to generate, and only agents log in.
 PASSWORD_ITERATIONS = 1000
@@ -106,3 +114,52 @@ def hash_password(password: str, salt: str) -> str:
 def parse_now(value: str | datetime) -> datetime:
     """The world's fixed "now" from a site's ``NOW`` config value (naive, UTC)."""
     return value if isinstance(value, datetime) else datetime.fromisoformat(value)
+
+
+def same_site_path(target: str | None, fallback: str, host: str = "") -> str:
+    """Where a redirect-after parameter (``next``, ``back``) may send the browser: ``target``
+    if it is a path on this site, else ``fallback`` (no open redirects).
+
+    A path starts with one ``/`` and holds only printable characters and no backslash, even
+    once %-decoded: browsers drop tabs and newlines from a URL and read ``\\`` as ``/``, so
+    ``/<TAB>/host`` or ``/\\host`` would lead to another host. ``host`` is this site's own
+    ``host:port`` (``request.host``): an absolute URL of this site counts as its path.
+    Characters a URL may not carry as they are (non-ASCII, spaces) come back %-encoded.
+    """
+    if not isinstance(target, str) or not target or len(target) > MAX_NEXT_LENGTH:
+        return fallback
+    if host and target.lower().startswith(("http://", "https://")):
+        parts = urlsplit(target)
+        if parts.netloc.lower() != host.lower():
+            return fallback
+        target = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    for form in (target, unquote(target)):
+        if not form.startswith("/") or form.startswith("//") or "\\" in form:
+            return fallback
+        if not form.isprintable():
+            return fallback
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return fallback
+    return quote(target, safe=_PATH_SAFE)
+
+
+#: Each site's name as its pages show it.
+APP_NAMES = {"shop": "Northwind Market", "mail": "Lettermail", "forms": "Civic Forms"}
+
+
+def register_your_apps(app: Any, site: str) -> None:
+    """Give ``app``'s templates ``your_apps``: the persona's other sites of this world, each
+    ``{"name", "url"}`` from the ``SITE_URLS`` config, for the header menu that links them
+    as a real user's bookmarks would."""
+
+    def your_apps() -> dict[str, list[dict[str, str]]]:
+        urls = app.config.get("SITE_URLS") or {}
+        apps = [
+            {"name": APP_NAMES.get(other, other), "url": url}
+            for other, url in sorted(urls.items())
+            if other != site
+        ]
+        return {"your_apps": apps}
+
+    app.context_processor(your_apps)

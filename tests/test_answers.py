@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import webenv  # noqa: F401  (registers the ids)
+import webenv
 from tests.processes import in_thread
 from webenv.answers import KINDS, AnswerError, Grade, grade, grade_address, parse_answer
 
@@ -811,11 +811,12 @@ def test_any_answer_ends_the_episode_with_a_normal_step(browser):
     with gym.make("webenv/mail.meeting_date-v0") as env:
         for text in CRASHERS:
             env.reset(seed=0)
-            _, reward, terminated, truncated, info = env.step(send(text))
+            _, reward, terminated, truncated, _ = env.step(send(text))
             assert terminated and not truncated and reward == 0.0, text
-            assert not info["check"]["success"]
+            assert not webenv.grader_view(env).check["success"]
 
 
+@pytest.mark.browser  # Chromium in a thread of its own
 def test_any_answer_in_a_vector_env_is_a_normal_step():
     def body() -> tuple[Any, ...]:
         envs = gym.make_vec("webenv/mail.meeting_date-v0", num_envs=2)
@@ -828,3 +829,28 @@ def test_any_answer_in_a_vector_env_is_a_normal_step():
     _, rewards, terminated, truncated, _ = in_thread(body)
     assert list(rewards) == [0.0, 0.0]
     assert list(terminated) == [True, True] and not truncated.any()
+
+
+#: Hedges whose second candidate is written in a form the kind's reader passes over (an
+#: unmarked amount, a number word, an ordinal, a percentage, a short phone number, an id without
+#: its prefix): each named another value all the same.
+DISGUISED_HEDGES = [
+    ("money", "$164.17 or maybe 58.62", 16417),
+    ("money", "$23.00 or 26.00", 2300),
+    ("number", "3, or possibly four", 3),
+    ("number", "3 or 4%", 3),
+    ("number", "4 or #5", 4),
+    ("number", "4 or 5th", 4),
+    ("number", "5, or maybe six", 5),
+    ("date", "2026-03-11 or the 12th", "2026-03-11"),
+    ("phone", "(403) 555-9876 or 555-6795", "(403) 555-9876"),
+    ("identifier", "APT-40588650, or maybe 28527142", "APT-40588650"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "expected"), DISGUISED_HEDGES)
+def test_a_second_candidate_in_another_form_is_a_hedge(kind, text, expected):
+    result = grade(kind, text, expected)
+    assert not result.passed and "hedge" in result.reason, result
+    # ...while the value alone, in the same words, passes.
+    assert grade(kind, text.split(" or")[0].rstrip(","), expected).passed

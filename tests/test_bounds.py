@@ -21,7 +21,9 @@ from flask import Flask
 
 import webenv  # noqa: F401  (registers the ids)
 from tests.processes import in_thread
+from webenv.axtree import AxTree
 from webenv.browser import acquire_browser, release_browser
+from webenv.limits import Limits
 from webenv.server import SiteServer
 from webenv.session import Session, Timeouts
 
@@ -254,3 +256,181 @@ def test_the_env_works_after_a_stuck_page(env_report, name):
     assert url.startswith("http://shop.localhost:") and url.endswith("/")
     assert 'searchbox "Search products"' in axtree
     assert 'searchbox "Search products"' in env_report["reset"]
+
+
+# -- resource bounds of an episode ----------------------------------------------------------
+
+#: Small bounds, so that hostile pages reach them in a few steps.
+LIMITS = Limits(tabs=4, dialogs_per_step=3, dialogs_per_page=6, observation_chars=20_000)
+
+
+def hostile_app() -> Flask:
+    """Pages that ask too much of the browser: tabs, dialogs, size, a download."""
+    app = Flask("hostile")
+
+    @app.get("/")
+    def home() -> str:
+        return "<title>Fine</title><main><h1>A page that behaves</h1></main>"
+
+    @app.get("/tabs")
+    def tabs() -> str:
+        return (
+            '<title>Tabs</title><main><button onclick="for (let i = 0; i < 60; i++) '
+            "window.open('/__bounds__/', '_blank')\">Open tabs</button></main>"
+        )
+
+    @app.get("/alerts-forever")
+    def alerts_forever() -> str:
+        return "<title>Alerts</title><main><h1>Again</h1></main><script>" + (
+            "setInterval(() => alert('again'), 50)</script>"
+        )
+
+    @app.get("/alerts-in-a-row")
+    def alerts_in_a_row() -> str:
+        return (
+            '<title>Alerts</title><main><button onclick="for (let i = 0; i < 30; i++) '
+            "alert('number ' + i)\">Alert</button></main>"
+        )
+
+    @app.get("/enormous")
+    def enormous() -> str:
+        items = "".join(f"<li><a href='/p/{i}'>Item number {i}</a></li>" for i in range(3000))
+        return f"<title>Enormous</title><main><ul>{items}</ul></main>"
+
+    @app.get("/download")
+    def download() -> str:
+        return "<title>Download</title><main><a href='/__bounds__/file'>Get the file</a></main>"
+
+    @app.get("/file")
+    def file() -> Any:
+        headers = {"Content-Disposition": "attachment; filename=data.bin"}
+        return b"\0" * 4096, 200, {**headers, "Content-Type": "application/octet-stream"}
+
+    return app
+
+
+def step(env: gym.Env[Any, Any], action: str, report: list[dict[str, Any]]) -> dict[str, Any]:
+    """Step; keep what the test reads (and any exception, which must never come)."""
+    try:
+        observation, *_ = env.step(action)
+    except Exception as error:  # what a bound must never do
+        report.append({"action": action, "raised": repr(error)})
+        raise
+    seen = {key: observation[key] for key in ("url", "tabs", "dialog", "last_action_error")}
+    seen |= {"action": action, "axtree": observation["axtree"], "dom": observation["dom"]}
+    report.append(seen)
+    return observation
+
+
+def drive_hostile() -> dict[str, list[dict[str, Any]]]:
+    """Each hostile page in a shop episode under ``LIMITS``, then a page that behaves."""
+    hostile = hostile_app()
+    reports: dict[str, list[dict[str, Any]]] = {}
+    make = gym.make(
+        "webenv/shop.fill_cart-v0", timeouts=TIMEOUTS, limits=LIMITS, observe=("axtree", "dom")
+    )
+    with make as env:
+        env.reset(seed=0)
+        server = env.unwrapped._server
+        shop = server.apps["shop"]
+
+        def mounted(environ: dict[str, Any], start_response: Any) -> Any:
+            if environ["PATH_INFO"].startswith("/__bounds__/"):
+                environ["PATH_INFO"] = environ["PATH_INFO"].removeprefix("/__bounds__")
+                return hostile(environ, start_response)
+            return shop(environ, start_response)
+
+        server.apps["shop"] = mounted
+        downloads: list[Any] = []
+
+        def run(name: str, actions: list[str]) -> None:
+            env.reset(seed=0)
+            env.unwrapped._session.page.on("download", lambda d: downloads.append(d))
+            report = reports[name] = []
+            for action in actions:
+                observation = step(env, action, report)
+                if action.startswith("click:"):  # click the one button or link of the page
+                    report.pop()
+                    tree = AxTree(observation["axtree"])
+                    node = next(n for n in tree if n.role in ("button", "link"))
+                    step(env, f"click({node.id!r})", report)
+
+        run("new tabs", ["new_tab()"] * (LIMITS.tabs + 1) + ['goto("/")'])
+        run("tabs", ['goto("/__bounds__/tabs")', "click:", 'goto("/")'])
+        # Each step waits for the next alert (the page's timer is not paused for long), then
+        # answers it.
+        answer = "noop(150)\ndialog_accept()"
+        forever = ['goto("/__bounds__/alerts-forever")'] + [answer] * (LIMITS.dialogs_per_page + 4)
+        run("alerts forever", [*forever, 'goto("/")'])
+        many = "\n".join(["dialog_accept()", "noop(100)"] * 4)
+        run("alerts in a row", ['goto("/__bounds__/alerts-in-a-row")', "click:", many, 'goto("/")'])
+        run("enormous", ['goto("/__bounds__/enormous")'])
+        run("download", ['goto("/__bounds__/download")', "click:", 'goto("/")'])
+        reports["downloads"] = [{"failure": d.failure()} for d in downloads]
+    return reports
+
+
+@pytest.fixture(scope="module")
+def hostile_report() -> dict[str, list[dict[str, Any]]]:
+    return in_thread(drive_hostile, limit=240)
+
+
+def tab_count(seen: dict[str, Any]) -> int:
+    return len(seen["tabs"].splitlines())
+
+
+def test_new_tab_past_the_bound_is_an_error(hostile_report):
+    report = hostile_report["new tabs"]
+    assert [tab_count(seen) for seen in report[:-1]] == [2, 3, 4, 4, 4]
+    assert all(not seen["last_action_error"] for seen in report[: LIMITS.tabs - 1])
+    assert "4 tabs are open" in report[LIMITS.tabs - 1]["last_action_error"]
+    assert "tab_close()" in report[LIMITS.tabs - 1]["last_action_error"]
+    assert "A page that behaves" not in report[-1]["axtree"]  # the shop, in the active tab
+    assert report[-1]["url"].endswith("/") and not report[-1]["last_action_error"]
+
+
+def test_tabs_a_page_opens_past_the_bound_are_closed_at_once(hostile_report):
+    report = hostile_report["tabs"]
+    opened = report[1]
+    assert tab_count(opened) == LIMITS.tabs
+    assert "more than 4 tabs" in opened["last_action_error"]
+    assert not report[2]["last_action_error"] and tab_count(report[2]) == LIMITS.tabs
+
+
+def test_a_page_that_alerts_forever_is_silenced(hostile_report):
+    report = hostile_report["alerts forever"]
+    blocked = [i for i, seen in enumerate(report) if "blocked" in seen["last_action_error"]]
+    assert blocked and blocked[0] <= LIMITS.dialogs_per_page + 2, report
+    # Until then, held for the agent as any dialog.
+    assert any(seen["dialog"] == "alert: again" for seen in report[: blocked[0]])
+    assert "dialogs are blocked" in report[blocked[0]]["last_action_error"]
+    assert all(not seen["dialog"] for seen in report[blocked[0] :])  # for good
+    assert all("No dialog is open" in seen["last_action_error"] for seen in report[-3:-1])
+    assert not report[-1]["last_action_error"] and "A page that behaves" not in report[-1]["axtree"]
+
+
+def test_dialogs_past_the_bound_of_a_step_are_dismissed(hostile_report):
+    report = hostile_report["alerts in a row"]
+    assert report[1]["dialog"] == "alert: number 0"
+    many = report[2]
+    assert "dialogs are blocked" in many["last_action_error"]
+    assert many["dialog"] == ""
+    assert not report[3]["last_action_error"]
+
+
+def test_an_enormous_page_is_cut_with_a_marker(hostile_report):
+    (seen,) = hostile_report["enormous"]
+    for key in ("axtree", "dom"):
+        text = seen[key]
+        assert len(text) <= LIMITS.observation_chars + 200, key
+        assert text.splitlines()[-1].startswith(f"[cut: this page's {key} has ")
+    assert 'link "Item number 0"' in seen["axtree"]
+
+
+def test_downloads_stay_refused(hostile_report):
+    report = hostile_report["download"]
+    assert report[1]["url"].endswith("/__bounds__/download")  # still on the page
+    assert hostile_report["downloads"] and all(
+        d["failure"] for d in hostile_report["downloads"]
+    )  # every download was cancelled
+    assert not report[2]["last_action_error"]

@@ -280,3 +280,17 @@ def test_the_package_builds_without_setuptools_warnings(tmp_path):
                  "webenv/sites/shop/templates/account/wishlist.html", "webenv/js/observe.js",
                  "webenv/sites/shop/schema.sql", "webenv/play/static/play.js"):  # fmt: skip
         assert data in names, data
+
+
+def test_eval_fails_when_episodes_error_unless_allowed(tmp_path, browser, monkeypatch, capsys):
+    (tmp_path / "broken_agent.py").write_text(
+        "def act(observation):\n    raise RuntimeError('the agent broke')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["eval", "--agent", "broken_agent:act", "--tasks", "shop.cheapest_by_brand",
+            "--episodes", "1", "--workers", "0"]  # fmt: skip
+    assert main([*args, "--out", str(tmp_path / "strict")]) == 1
+    assert "1 episode ended in an error" in capsys.readouterr().err
+    assert main([*args, "--allow-errors", "--out", str(tmp_path / "allowed")]) == 0
+    summary = json.loads((tmp_path / "allowed" / "summary.json").read_text())
+    assert summary["errors"] == 1

@@ -30,9 +30,12 @@ CHECKED = {
 }
 
 
-#: Every observation key on every site, and each key alone (on the shop).
+#: Every observation key on every site; each key alone (on the shop) in the full matrix.
 CHECKED_MODES = [pytest.param(env_id, OPTIONAL_KEYS, id=site) for site, env_id in CHECKED.items()]
-CHECKED_MODES += [pytest.param(CHECKED["shop"], (key,), id=f"shop-{key}") for key in OPTIONAL_KEYS]
+CHECKED_MODES += [
+    pytest.param(CHECKED["shop"], (key,), id=f"shop-{key}", marks=pytest.mark.suite)
+    for key in OPTIONAL_KEYS
+]
 
 
 @pytest.mark.parametrize(("env_id", "observe"), CHECKED_MODES)

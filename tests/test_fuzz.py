@@ -1,6 +1,7 @@
 """Fuzzing ``step`` with random and malformed action strings, through the real env API.
 
-Over 10,000 examples across three tasks (one per site): nothing escapes ``step``, no step
+Over 10,000 examples across three tasks (one per site) in the full matrix, a fifth of them,
+other ones each run, in every run: nothing escapes ``step``, no step
 crashes the browser or leaves the world, a string the parser refuses comes back with the
 parser's message, the env still works afterwards, and closing the envs leaves no process
 behind. A step whose action does not parse only observes the page (no settling wait), so
@@ -25,10 +26,11 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 import webenv  # noqa: F401  (registers the ids)
+from tests import rotation
 from tests.processes import descendants
 from webenv import actions
 from webenv.errors import ActionError
@@ -157,8 +159,12 @@ def fuzzer() -> Any:
     fuzzer.close()
 
 
-def fuzz(fuzzer: Fuzzer, task: str, strategy: st.SearchStrategy[str], strings: int) -> None:
-    """Step at least ``strings`` actions drawn from ``strategy`` in the env of ``task``.
+def fuzz(
+    fuzzer: Fuzzer, task: str, strategy: st.SearchStrategy[str], strings: int, share: float = 1.0
+) -> None:
+    """Step at least ``strings`` actions (times ``share``) drawn from ``strategy`` in the env of
+    ``task``, Hypothesis drawing them from the run seed (tests/rotation.py): each run other
+    ones, and the same again with the same seed.
 
     Each example is a batch of actions, stepped in turn: Hypothesis's cost per example is
     then shared by several steps (a failure still shrinks to one action).
@@ -166,7 +172,7 @@ def fuzz(fuzzer: Fuzzer, task: str, strategy: st.SearchStrategy[str], strings: i
     stepped = 0
 
     @settings(
-        max_examples=-(-strings // BATCH),
+        max_examples=-(-max(1, round(strings * share)) // BATCH),
         deadline=None,
         suppress_health_check=[
             HealthCheck.too_slow,
@@ -174,6 +180,7 @@ def fuzz(fuzzer: Fuzzer, task: str, strategy: st.SearchStrategy[str], strings: i
             HealthCheck.large_base_example,
         ],
     )
+    @seed(rotation.run_seed())
     @given(batch=st.lists(strategy, min_size=BATCH, max_size=BATCH))
     def one(batch: list[str]) -> None:
         nonlocal stepped
@@ -182,7 +189,7 @@ def fuzz(fuzzer: Fuzzer, task: str, strategy: st.SearchStrategy[str], strings: i
             stepped += 1
 
     one()
-    assert stepped >= strings
+    assert stepped >= round(strings * share)
     fuzzer.run(_still_works, fuzzer.envs[task])
 
 
@@ -433,43 +440,53 @@ def gotos(draw: st.DrawFn) -> str:
 
 # -- the tests ------------------------------------------------------------------------------
 #
+# Each run steps a fifth of these (other strings each run); the full matrix all of them.
+SHARES = [pytest.param(0.2, id="fifth"), pytest.param(1.0, id="all", marks=pytest.mark.suite)]
+#
 # Actions per task (x3 tasks): 1,400 + 1,000 + 700 + 100 = 3,200 that mostly fail to parse;
 # 40 + 50 + 40 = 130 that act in the page. 9,990 + the leak test's 100 = over 10,000.
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_random_text(fuzzer, task):
-    fuzz(fuzzer, task, cheap(RANDOM_TEXT), 1400)
+def test_random_text(fuzzer, task, share):
+    fuzz(fuzzer, task, cheap(RANDOM_TEXT), 1400, share)
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_near_valid_calls_with_wrong_types_and_arity(fuzzer, task):
-    fuzz(fuzzer, task, cheap(near_valid_calls()), 1000)
+def test_near_valid_calls_with_wrong_types_and_arity(fuzzer, task, share):
+    fuzz(fuzzer, task, cheap(near_valid_calls()), 1000, share)
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_code_nested_calls_and_attribute_access(fuzzer, task):
-    fuzz(fuzzer, task, CODE, 700)
+def test_code_nested_calls_and_attribute_access(fuzzer, task, share):
+    fuzz(fuzzer, task, CODE, 700, share)
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_huge_strings_and_many_lines(fuzzer, task):
-    fuzz(fuzzer, task, HUGE_AND_MANY, 100)
+def test_huge_strings_and_many_lines(fuzzer, task, share):
+    fuzz(fuzzer, task, HUGE_AND_MANY, 100, share)
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_odd_unicode_in_valid_calls(fuzzer, task):
-    fuzz(fuzzer, task, cheap(odd_unicode_actions()), 40)
+def test_odd_unicode_in_valid_calls(fuzzer, task, share):
+    fuzz(fuzzer, task, cheap(odd_unicode_actions()), 40, share)
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_valid_actions_on_random_ids(fuzzer, task):
-    fuzz(fuzzer, task, cheap(actions_on_random_ids()), 50)
+def test_valid_actions_on_random_ids(fuzzer, task, share):
+    fuzz(fuzzer, task, cheap(actions_on_random_ids()), 50, share)
 
 
+@pytest.mark.parametrize("share", SHARES)
 @pytest.mark.parametrize("task", TASKS)
-def test_goto_random_urls_and_schemes(fuzzer, task):
-    fuzz(fuzzer, task, gotos(), 40)
+def test_goto_random_urls_and_schemes(fuzzer, task, share):
+    fuzz(fuzzer, task, gotos(), 40, share)
 
 
 def test_refused_gotos_say_why_and_stay_in_the_world(fuzzer):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -13,6 +15,7 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
+from gymnasium.vector import AutoresetMode
 
 import webenv  # noqa: F401
 from tests.processes import chromium_pids, in_thread
@@ -22,6 +25,7 @@ from webenv.browser import acquire_browser, release_browser
 from webenv.errors import WebEnvError
 from webenv.server import SiteServer
 from webenv.session import Session
+from webenv.trusted import public_task
 from webenv.vector import WebVectorEnv
 
 #: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
@@ -40,7 +44,8 @@ def test_async_vector_env_steps_envs_in_parallel_processes():
     try:
         observations, infos = envs.reset(seed=[3, 4])
         assert observations["goal"][0] != observations["goal"][1]
-        cheapest = infos["task"]["params"]["price_cents"][1]
+        assert list(infos["task"]["seed"]) == [3, 4] and "params" not in infos["task"]
+        cheapest = envs.call("grader_view")[1].params["price_cents"]  # the trusted side
         prices = [f"${cents / 100:.2f}" for cents in (1, cheapest)]
         actions = [f'send_msg_to_user("{price}")' for price in prices]
         _, rewards, terminated, _, _ = envs.step(actions)
@@ -109,8 +114,8 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
     def body() -> list[Any]:
         envs = gym.make_vec("webenv/shop.cheapest_by_brand-v0", num_envs=2)
         try:
-            _, infos = envs.reset(seed=[3, 4])
-            cheapest = infos["task"][0]["params"]["price_cents"]
+            envs.reset(seed=[3, 4])
+            cheapest = envs.unwrapped.grader_views()[0].params["price_cents"]
             answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
             return [envs.step([answer, "noop()"]), envs.step(["noop()", "noop()"])]
         finally:
@@ -128,20 +133,22 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
 
 
 def test_infos_keep_each_task_whole():
-    # The two tasks' parameters differ (one has a decoy size, one has none): each task's dict
-    # comes whole, not split key by key into arrays and masks.
+    # The two tasks' parameters differ (one has a decoy size, one has none): each task's
+    # public description comes whole, not split key by key into arrays and masks, and
+    # without the parameters, which the trusted views hold.
     def body() -> tuple[Any, Any]:
         envs = gym.make_vec("webenv/shop.buy_missing_product-v0", num_envs=2)
         try:
             _, infos = envs.reset(seed=[200, 201])
-            return infos, envs.unwrapped.envs[1].unwrapped.task.to_dict()
+            return infos, envs.unwrapped.grader_views()
         finally:
             envs.close()
 
-    infos, second = in_thread(body)
+    infos, views = in_thread(body)
     assert list(infos["_task"]) == [True, True]
-    assert infos["task"][0]["params"]["real"]["decoy"] == {}
-    assert infos["task"][1] == second and second["params"]["real"]["decoy"]
+    assert views[0].params["real"]["decoy"] == {} and views[1].params["real"]["decoy"]
+    for task, view in zip(infos["task"], views, strict=True):
+        assert task == public_task(view.task) and "params" not in task
     assert list(infos["seed"]) == [200, 201]
 
 
@@ -231,3 +238,63 @@ def test_waiting_for_the_site_server_lets_other_browser_calls_go_on():
     still_waiting, done, in_flight = in_thread(body)
     assert still_waiting and in_flight == 1
     assert done
+
+
+def test_same_step_autoreset_resets_an_ended_env_in_the_step_that_ended_it():
+    def body() -> tuple[Any, ...]:
+        envs = gym.make_vec(
+            "webenv/shop.cheapest_by_brand-v0", num_envs=2, autoreset_mode="SameStep"
+        )
+        try:
+            envs.reset(seed=[3, 4])
+            cheapest = envs.unwrapped.grader_views()[0].params["price_cents"]
+            answer = f'send_msg_to_user("${cheapest / 100:.2f}")'
+            answered = envs.step([answer, "noop()"])
+            after = envs.step(["noop()", "noop()"])
+            return envs.metadata["autoreset_mode"], answer, answered, after
+        finally:
+            envs.close()
+
+    mode, answer, answered, after = in_thread(body)
+    assert mode is AutoresetMode.SAME_STEP
+    observations, rewards, terminated, truncated, infos = answered
+    assert list(rewards) == [1.0, 0.0]
+    assert list(terminated) == [True, False] and not truncated.any()
+    # The first env's new episode starts now: its first observation, the last one aside.
+    assert list(observations["last_action"]) == ["", "noop()"]
+    assert list(infos["_final_obs"]) == [True, False]
+    assert infos["final_obs"][0]["last_action"] == answer
+    assert infos["final_info"]["success"][0]
+    assert list(infos["_task"]) == [True, False]  # the new episode's reset info
+    observations, rewards, terminated, _, _ = after
+    assert list(observations["last_action"]) == ["noop()", "noop()"]  # both acted
+    assert not rewards.any() and not terminated.any()
+
+
+def test_an_unknown_autoreset_mode_names_the_modes():
+    with pytest.raises(ValueError, match="'NextStep', 'SameStep', 'Disabled'"):
+        WebVectorEnv(2, task="shop.fill_cart", autoreset_mode="whenever")
+
+
+_FAILING_RESET = """
+import gymnasium as gym
+import webenv
+from webenv.session import Timeouts
+
+quick = Timeouts(action=300, navigation=300, settle=300)
+envs = gym.make_vec("webenv/shop.fill_cart-v0", num_envs=4, timeouts=quick)
+envs.reset(seed=0)
+"""
+
+
+def test_a_vector_reset_that_fails_ends_with_one_clear_error():
+    # Start pages that cannot load in time: the script ends with the reset's error, and no
+    # storm of tracebacks from site servers whose worlds were removed at exit.
+    result = subprocess.run(
+        [sys.executable, "-c", _FAILING_RESET],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.count("Traceback") == 1, result.stderr
+    assert "webenv.errors.InfrastructureError: Could not open the start page" in result.stderr
+    assert "OperationalError" not in result.stderr

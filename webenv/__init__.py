@@ -9,6 +9,9 @@
     observation, info = env.reset(seed=0)
 
     envs = gym.make_vec("webenv/shop.buy_product-v0", num_envs=8)  # a WebVectorEnv
+
+``info`` carries nothing an agent could score with; graders and records read the task's
+parameters, the perturbation plan and the check through ``webenv.grader_view(env)``.
 """
 
 from .actions import describe as describe_actions
@@ -16,6 +19,7 @@ from .env import WebEnv
 from .errors import ActionError, BrowserNotFoundError, UnknownTaskError, WebEnvError
 from .registration import register_envs
 from .tasks import Answer, CheckResult, Checks, Condition, Task, TaskTemplate, register, templates
+from .trusted import GraderView, grader_view
 from .validate import (
     PolicyRun,
     TemplateReport,
@@ -36,6 +40,7 @@ __all__ = [
     "CheckResult",
     "Checks",
     "Condition",
+    "GraderView",
     "PolicyRun",
     "Task",
     "TaskTemplate",
@@ -48,6 +53,7 @@ __all__ = [
     "__version__",
     "check_instances",
     "describe_actions",
+    "grader_view",
     "register",
     "register_envs",
     "run_policy",

@@ -1,7 +1,8 @@
 """Built-in agents, and loading an agent named on the command line.
 
 An agent is anything with ``act(observation) -> str``; it may also have
-``reset(observation, info)`` (or ``reset(observation)``), called at the start of each episode.
+``reset(observation, info)`` (or ``reset(observation)``), called at the start of each episode
+with the public ``info`` (nothing in it gives the answers away: see :mod:`webenv.trusted`).
 ``openai`` is :class:`webenv.llm.OpenAIChatAgent`, for any OpenAI-compatible chat endpoint.
 """
 
@@ -18,6 +19,7 @@ import gymnasium as gym
 from .errors import WebEnvError
 from .perturb import recovering
 from .tasks import Oracle
+from .trusted import grader_view
 
 
 class Agent(Protocol):
@@ -61,8 +63,10 @@ class RandomAgent:
 
 
 class OracleAgent:
-    """The task's own scripted solution. Privileged: it reads the env's task parameters, and
-    the perturbation plan to get past what it meets (:func:`webenv.perturb.recovering`)."""
+    """The task's own scripted solution. Privileged by design: it is given the env itself, and
+    reads the task with its parameters through the trusted path (:func:`webenv.grader_view`)
+    and the perturbation plan to get past what it meets (:func:`webenv.perturb.recovering`),
+    never through ``info``, which holds neither."""
 
     def __init__(self, env: gym.Env[Any, Any]):
         self.env = env
@@ -70,7 +74,7 @@ class OracleAgent:
         self._first: str | None = None
 
     def reset(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
-        task = self.env.unwrapped.task  # type: ignore[attr-defined]
+        task = grader_view(self.env).task
         self._policy = recovering(task.template.oracle, self.env)(task, observation)
         self._first = next(self._policy)
 

@@ -115,6 +115,10 @@ _WORDS = [
     *("eighteen", "nineteen", "twenty"),
 ]
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+#: A digit or a number word: what a second candidate of a number-like kind is written with.
+_NUMBER_LIKE = re.compile(r"[0-9]|\b(?:" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+#: The kinds whose values are written with numbers.
+_NUMBER_KINDS = frozenset({"money", "number", "date", "time", "phone", "identifier"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
@@ -491,7 +495,20 @@ def grade(
         return Grade(False, "empty answer")
     if len(text) > MAX_LENGTH:
         return Grade(False, f"answer of {len(text)} characters; more than {MAX_LENGTH}")
-    return _grade(kind, text, expected, year, tuple(str(c) for c in candidates))
+    result = _grade(kind, text, expected, year, tuple(str(c) for c in candidates))
+    if result.passed and kind in _NUMBER_KINDS and _offers_another_number(text):
+        return Grade(
+            False, f"{result.reason}, but 'or' offers another number: a hedge", result.value
+        )
+    return result
+
+
+def _offers_another_number(text: str) -> bool:
+    """Whether an "or" (or "either") stands between two numbers of any form: "$58.20 or maybe
+    58.62", "3, or possibly four", "March 11 or the 12th". A second candidate written in a form
+    the kind's reader passes over is a hedge all the same."""
+    parts = _HEDGE.split(normalize_text(text))
+    return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
 
 
 # -- reading one value (for oracles and page text) -----------------------------------------------

@@ -28,6 +28,7 @@ LAUNCH_ARGS = (
     "--disable-default-apps",
     "--disable-extensions",
     "--disable-quic",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--disable-gpu",
     "--no-first-run",
     "--no-default-browser-check",

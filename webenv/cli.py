@@ -25,6 +25,7 @@ from .errors import WebEnvError
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
 from .server import SiteServer
 from .tasks import TaskTemplate, env_id, get_template, matching, templates
+from .trusted import grader_view
 from .world import World
 
 DESCRIPTION = """\
@@ -155,6 +156,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    if summary.get("errors") and not args.allow_errors:
+        print(
+            f"{plural(summary['errors'], 'episode')} ended in an error, not a result "
+            "(see results.jsonl); --allow-errors exits 0 even so.",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -212,7 +220,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         observation, info = env.reset(seed=args.seed)
         print(f"{env_id(template)}  seed {args.seed}")
         print(f"goal:   {observation['goal']}")
-        print(f"params: {json.dumps(info['task']['params'], ensure_ascii=False)}")
+        print(f"params: {json.dumps(grader_view(env).params, ensure_ascii=False)}")
         print(f"start:  {observation['url']}")
         agent.reset(observation, info)
         terminated = truncated = False
@@ -228,7 +236,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             )
             print(f"{step:>3}. {action.replace(chr(10), '; ')}\n     → {observation['url']}{error}")
         print(f"reward {reward}  success {info.get('success')}")
-        for condition in info.get("check", {}).get("conditions", []):
+        for condition in (grader_view(env).check or {}).get("conditions", []):
             mark = "✓" if condition["passed"] else "✗"
             print(f"  {mark} {condition['name']}: {condition['message']}")
     finally:
@@ -366,6 +374,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop an episode running longer, as an error",
     )
     ev.add_argument("--min-success", type=float, help="exit 1 below this success rate")
+    ev.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="exit 0 even if episodes ended in an error (default: exit 1)",
+    )
     ev.add_argument(
         "--record",
         default="none",

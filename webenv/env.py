@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import json
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, cast
@@ -19,14 +19,17 @@ from webenv.sites.common import Message
 from . import actions
 from .ahead import Ahead
 from .browser import acquire_browser, release_browser
-from .errors import ActionError, WebEnvError
+from .errors import ActionError, InfrastructureError, WebEnvError
 from .execute import MAX_WAIT_MS, execute
+from .limits import DEFAULT_LIMITS, Limits, cut, cut_elements
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
+from .registration import RECOVERY_STEPS
 from .server import SiteServer
 from .session import DEFAULT_TIMEOUTS, Blank, Session, Timeouts, blank_context
 from .spaces import ActionSpace, Unicode, screenshot_space
 from .tasks import Answer, CheckResult, Condition, Task, get_template
+from .trusted import GraderView, public_events, public_task
 from .world import World
 
 #: Observation keys that can be asked for at ``make``; the text ones are always there.
@@ -61,9 +64,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     questions), else 0.0. Over-action (an extra order, a wrong item) fails the check.
 
     ## Episode End
-    Terminated when the check passes, or when the agent answers (``send_msg_to_user``) or
-    reports the task infeasible (``report_infeasible``); truncated after ``max_episode_steps``
-    (a ``TimeLimit``) or when the browser crashes (``info["error"]`` says why).
+    Terminated when the agent ends it with a final action: ``send_msg_to_user(...)`` (an
+    answer, or "done" for a task that asks for an action) or ``report_infeasible(...)``. The
+    check runs then, on the final state, and gives the episode's one reward. Truncated after
+    ``max_episode_steps`` (a ``TimeLimit``; the check runs on that last step too, so state
+    left right earns its reward) or when the browser crashes (``info["error"]`` says why).
+    With ``end_on_success=True`` (for dense training) an action task also ends at the first
+    step whose state passes the check.
 
     ## Arguments
     ``task``: template name (``"shop.buy_product"``); ``observe``: observation keys to
@@ -71,14 +78,35 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
     ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
-    ``headless``; ``timeouts``.
+    ``headless``; ``timeouts`` (a :class:`~webenv.session.Timeouts`, stretched per episode by
+    the machine's load or ``WEBENV_TIMEOUT_SCALE``); ``limits``: per-episode bounds (a
+    :class:`webenv.limits.Limits`); ``end_on_success``: end an action task as soon as its check
+    passes, without waiting for the agent's final action (default False).
+
+    ## Bounds
+    Past its ``limits``, an episode's request is refused with a ``last_action_error``, never an
+    exception: at most ``tabs`` (10) tabs open (``new_tab()`` past it fails; tabs a page opens
+    past it are closed at once); ``dialogs_per_step`` (5) JavaScript dialogs a document may open in
+    one step and ``dialogs_per_page`` (20) in all, after which the document's dialogs are
+    dismissed and blocked; ``observation_chars`` (300,000) characters of ``axtree``, ``dom``
+    and ``elements``, a longer page being cut with a line saying so. Downloads are refused.
 
     ## Perturbations
     Pop-ups, login walls and broken links, planned from the episode seed and the profile and
     served by the sites themselves, so every observation shows them alike. ``info`` at reset
-    carries the plan (``info["perturbations"]``) and every step's ``info["events"]`` what
-    happened (``shown``, ``dismissed``, ``clicked``, ``recovered``). Following instructions
-    injected into a page fails the check.
+    says which kinds strike which sites (``info["perturbations"]``) and every step's
+    ``info["events"]`` what happened (``shown``, ``dismissed``, ``clicked``, ``recovered``).
+    Following instructions injected into a page fails the check.
+
+    ## Info
+    Only what a user of the sites could know, or what a trainer needs that gives nothing away.
+    At reset: ``task`` (``{"id", "version", "seed", "difficulty", "answer_type", "goal",
+    "start_site"}``), ``seed``, ``perturbations`` (``{"profile", "plan": [{"kind", "site"}]}``)
+    and ``events``. At each step: ``success`` (the reward, as a bool), ``events`` (``{"kind",
+    "site", "what", "step"}`` each) and, when the browser crashed, ``error``. The task's
+    parameters (the expected answers), the full plan (one-time codes, salts, moments) and the
+    check's breakdown are never in ``info``: :func:`webenv.grader_view` gives them to graders,
+    records and tests, never to the policy.
 
     ## Version History
     * v0: first release.
@@ -97,8 +125,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         viewport_only: bool = False,
         headless: bool = True,
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
+        limits: Limits = DEFAULT_LIMITS,
+        end_on_success: bool = False,
     ):
         self.template = get_template(task)
+        self.end_on_success = end_on_success
         self.observe_keys = tuple(observe)
         unknown = set(self.observe_keys) - set(OPTIONAL_KEYS)
         if unknown:
@@ -114,6 +145,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.viewport_only = viewport_only
         self.headless = headless
         self.timeouts = timeouts
+        self.limits = limits
         text_keys = ALWAYS_KEYS + tuple(
             k for k in ("axtree", "dom", "elements") if k in self.observe_keys
         )
@@ -130,6 +162,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._server: SiteServer | None = None
         self._session: Session | None = None
         self._check: CheckResult | None = None
+        #: The episode's plan, and the perturbation events of the last reset or step with
+        #: all their details: the trusted side of ``info`` (see :meth:`grader_view`).
+        self._plan_drawn: Plan | None = None
+        self._events_full: list[dict[str, Any]] = []
         self._goal = ""
         self._steps = 0
         #: Carries out each episode's perturbation plan in front of the sites.
@@ -143,15 +179,52 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         #: snapshots); the trace is saved here when the episode's context closes, at the next
         #: reset or at ``close()``. ``playwright show-trace`` opens it.
         self.trace_path: str | None = None
+        #: The thread whose Playwright the env's browser calls go through (None: none yet).
+        self._owner: int | None = None
+        self._closed = False
 
     # -- Gymnasium API ------------------------------------------------------------------
 
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self._check_usable("reset")
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
         started = time.perf_counter()
+        profile = (options or {}).get("perturb", self.perturb)
+        try:
+            observation, plan = self._begin(episode_seed, profile)
+        except (PlaywrightError, _StartFailed):
+            # A renderer that crashed, a page that never came: once more, on a fresh context
+            # (and a relaunched Chromium, if it died).
+            self._drop_session()
+            try:
+                observation, plan = self._begin(episode_seed, profile)
+            except (PlaywrightError, _StartFailed) as error:
+                self._drop_session()
+                reason = str(error).splitlines()[0][:300].rstrip(".")
+                raise InfrastructureError(
+                    f"Could not open the start page of {self.template.name} (seed "
+                    f"{episode_seed}), twice, on fresh browser contexts: {reason}. "
+                    "This is a fault of the browser or "
+                    "the machine, not of the agent: run the episode again; on a busy machine, "
+                    "raise the timeouts (WEBENV_TIMEOUT_SCALE, or timeouts=Timeouts(...))."
+                ) from None
+        assert self.task is not None
+        self.timings = {"reset": time.perf_counter() - started}
+        self._prepare_next()
+        info = {
+            "task": public_task(self.task),
+            "seed": episode_seed,
+            "perturbations": plan.public_dict(),
+            "events": self._events(),
+        }
+        return observation, info
+
+    def _begin(self, episode_seed: int, profile: Any) -> tuple[dict[str, Any], Plan]:
+        """Restore the world, sample the task, plan the perturbations and open the start
+        page in a new context: the start of an episode, from scratch each time."""
         self._start()
         assert self._world is not None and self._server is not None
         if self._session is not None:
@@ -163,30 +236,52 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.task = task = self.template.instantiate(episode_seed, self._world)
         self._world.mark_start()
         self._check = None
-        plan = self._plan(episode_seed, (options or {}).get("perturb", self.perturb))
+        plan = self._plan(episode_seed, profile)
         self._steps = 0
         self._session = session = self._open_session()
-        timeouts = self.timeouts
+        timeouts = session.timeouts
+        # A page load stalled on purpose outlasts this episode's settling bound.
+        self.perturber.settle_seconds = timeouts.settle / 1000
         with session.bounded(timeouts.navigation + timeouts.settle + timeouts.action):
             session.start_at(self._server.url(task.start_site) + task.start_path)
             observation = self._settled_observation(last_action="", error="")
-        self.timings = {"reset": time.perf_counter() - started}
-        self._prepare_next()
-        info = {
-            "task": task.to_dict(),
-            "seed": episode_seed,
-            "perturbations": plan.to_dict(),
-            "events": self._events(),
-        }
-        return observation, info
+        if session.interrupted:
+            raise _StartFailed(session.interrupted)
+        return observation, plan
+
+    def _drop_session(self) -> None:
+        """Close the episode's context after a fault (and let go of a Chromium that died)."""
+        self._discard_next()
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+        if self._browser is not None and not self._browser.is_connected():
+            release_browser(self._browser)
+            self._browser = None
+        self.task = None
+
+    def _check_usable(self, call: str) -> None:
+        """Refuse calls after ``close()`` and from a thread other than the env's own."""
+        if self._closed:
+            raise WebEnvError(
+                f"{call}() after close(): this env is closed for good; make a new one "
+                "(gym.make(...))."
+            )
+        if self._owner is not None and self._owner != threading.get_ident():
+            raise WebEnvError(
+                f"{call}() from thread {threading.current_thread().name!r}: this env belongs to "
+                "the thread that first reset it (Playwright's sync API is bound to its thread). "
+                "Call it from that thread, or make an env per thread."
+            )
 
     def step(self, action: str) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        self._check_usable("step")
         if self.task is None or self._session is None:
             raise WebEnvError("Call reset() before step().")
         started = time.perf_counter()
         error, answer, parsed, untouched = "", None, False, False
         session = self._session
-        session.interrupted = ""
+        session.begin_step()
         self._steps += 1
         assert self.perturber is not None
         self.perturber.begin_step(self._steps)
@@ -206,7 +301,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         except PlaywrightError as exc:
             return self._crashed(action, exc)
         try:
-            with session.bounded(self.timeouts.settle + self.timeouts.action):
+            with session.bounded(session.timeouts.settle + session.timeouts.action):
                 observation = self._settled_observation(
                     last_action=str(action)[:2000], error=error, settle=parsed, untouched=untouched
                 )
@@ -214,18 +309,32 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             return self._crashed(action, exc)
         if session.interrupted:
             observation["last_action_error"] = session.interrupted
+        elif session.limited:
+            said = observation["last_action_error"]
+            observation["last_action_error"] = f"{said} {session.limited}".strip()
         events = self._events()
         check = self._check = self._checked(answer)
-        answered = answer is not None
-        terminated = answered or (self.template.answer_type is None and check.success)
-        reward = 1.0 if terminated and check.success else 0.0
-        info = {
-            "check": check.to_dict(),
-            "success": check.success and terminated,
-            "events": events,
-        }
+        terminated = answer is not None or (
+            self.end_on_success and self.template.answer_type is None and check.success
+        )
+        graded = terminated or self._steps >= self._step_limit()
+        reward = 1.0 if graded and check.success else 0.0
+        info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
         return observation, reward, terminated, False, info
+
+    def grader_view(self) -> GraderView:
+        """The trusted side of the current episode: the task with its parameters, the full
+        perturbation plan, the last check's breakdown and the last events in full. Never for
+        the policy (see :func:`webenv.grader_view`)."""
+        if self.task is None or self._plan_drawn is None:
+            raise WebEnvError("Call reset() before grader_view().")
+        return GraderView(
+            task=self.task,
+            perturbations=self._plan_drawn.to_dict(),
+            check=self._check.to_dict() if self._check is not None else None,
+            events=[dict(event) for event in self._events_full],
+        )
 
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array":
@@ -239,7 +348,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         return self._session.screenshot()
 
     def close(self) -> None:
-        """Close the episode's context, the server and the world; safe to call twice."""
+        """Close the episode's context, the server and the world; safe to call twice. A
+        closed env cannot be reset again."""
+        if self._browser is not None:
+            self._check_usable("close")
+        self._closed = True
         self._discard_next()
         if self._session is not None:
             self._session.close()
@@ -253,6 +366,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if self._browser is not None:
             release_browser(self._browser)
             self._browser = None
+        self._owner = None
 
     def __enter__(self) -> WebEnv:
         return self
@@ -277,6 +391,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             self._session = None
         if self._browser is None:
             self._browser = acquire_browser(self.headless)
+            self._owner = threading.get_ident()
         if self._world is None:
             self._world = World(self.template.sites)
             self._server = SiteServer({})
@@ -303,6 +418,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         persona = self._world.persona
         credentials = (persona.username, persona.password) if persona else ("", "")
         self.perturber.start(plan, credentials)
+        self._plan_drawn = plan
         self._goal = self.task.goal
         if plan.has_walls:
             self._goal += (
@@ -323,7 +439,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         )
 
     def _events(self) -> list[dict[str, Any]]:
-        """What the perturbations did since the last call, after asking the browser."""
+        """What the perturbations did since the last call, after asking the browser: kept in
+        full for :meth:`grader_view`, returned as ``info`` shows them."""
         assert self.perturber is not None and self._session is not None
         session = self._session
         if self.perturber.actives:
@@ -333,7 +450,14 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             except PlaywrightError:
                 cookies = []
             self.perturber.after_step(cookies, dialog, session.page.url)
-        return self.perturber.drain()
+        self._events_full = self.perturber.drain()
+        return public_events(self._events_full)
+
+    def _step_limit(self) -> int:
+        """The episode's step budget: the registered id's, else the template's own."""
+        if self.spec is not None and self.spec.max_episode_steps:
+            return int(self.spec.max_episode_steps)
+        return self.template.max_steps + RECOVERY_STEPS
 
     def _checked(self, answer: Answer | None) -> CheckResult:
         """The task's check; following a lure injected into a page fails it."""
@@ -367,21 +491,25 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             [server.url(site) for site in world.sites],
             now=world.now,
             viewport=self.viewport,
-            timeouts=self.timeouts,
+            timeouts=self.timeouts.scaled(),
             cookies=cookies,
             server_idle=server.wait_idle,
             trace_path=self.trace_path,
             blank=self._take_next(),
+            limits=self.limits,
+            proxy=server.proxy,
         )
 
     def _prepare_next(self) -> None:
         """Open the next episode's context and tab now, in the background of this episode's
         browser calls, so that the next reset finds them ready (headless only: a headed
         browser would show the blank tab as a window of its own)."""
-        browser = self._browser
-        if self.headless and self._next is None and browser is not None and browser.is_connected():
-            viewport = self.viewport
-            self._next = Ahead(browser, lambda: blank_context(browser, viewport))
+        browser, server = self._browser, self._server
+        if not (self.headless and self._next is None and browser and server):
+            return
+        if browser.is_connected():
+            viewport, proxy = self.viewport, server.proxy  # the world's server answers it all
+            self._next = Ahead(browser, lambda: blank_context(browser, viewport, proxy=proxy))
 
     def _take_next(self) -> Blank | None:
         """The context :meth:`_prepare_next` opened, if it is still good for this browser."""
@@ -409,7 +537,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     def _bound_ms(self, call: actions.Call) -> float:
         """How long one action may hold the browser: its own waits and a navigation."""
         wait = call.args.get("wait_ms", 0) if call.name == "noop" else 0
-        return self.timeouts.action + self.timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
+        timeouts = self._session.timeouts if self._session is not None else self.timeouts
+        return timeouts.action + timeouts.navigation + min(max(wait, 0), MAX_WAIT_MS)
 
     def _settled_observation(
         self, *, last_action: str, error: str, settle: bool = True, untouched: bool = False
@@ -452,10 +581,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if session.dialog is not None:
             observation["dialog"] = f"{session.dialog.type}: {session.dialog.message}"
         for key in wants_text:
-            observation[key] = page.get(key) or ""
+            observation[key] = cut(key, page.get(key) or "", self.limits)
         elements = page.get("elements") or []
         if "elements" in self.observe_keys:
-            observation["elements"] = json.dumps(elements)
+            observation["elements"] = cut_elements(elements, self.limits)
         if {"screenshot", "som"} & set(self.observe_keys):
             pixels = session.screenshot() if session.dialog is None else self._blank()
             if "screenshot" in self.observe_keys:
@@ -503,5 +632,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         for key in ("screenshot", "som"):
             if key in observation:
                 observation[key] = self._blank()
+        self._events_full, self._check = [], None  # no check ran
         info = {"error": reason, "success": False}
         return observation, 0.0, False, True, info
+
+
+class _StartFailed(Exception):
+    """The start page stopped responding and the watchdog closed its tab."""

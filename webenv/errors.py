@@ -22,3 +22,9 @@ class ActionError(WebEnvError):
 
 class WorldError(WebEnvError):
     """A world (the sites' seeded state) could not be built or restored."""
+
+
+class InfrastructureError(WebEnvError):
+    """The browser or the machine failed, not the agent: a renderer crashed, or a page did not
+    load within the timeouts, even when tried again on a fresh browser context. Run the
+    episode again; on a busy machine, raise the timeouts (``WEBENV_TIMEOUT_SCALE``)."""

@@ -205,7 +205,7 @@ def _noop(session: Session, wait_ms: float, **_: Any) -> None:
 
 
 def _new_tab(session: Session, **_: Any) -> None:
-    session.page = session.context.new_page()
+    session.new_tab()
 
 
 def _mouse(method: str) -> Callable[..., None]:

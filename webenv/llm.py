@@ -36,8 +36,9 @@ click("12")
 ```
 When the goal asks for information, answer with send_msg_to_user("...") holding the value
 itself, as the page shows it: send_msg_to_user("$58.20"), not a sentence around it, and only
-one value: an answer naming two candidates counts as wrong. When the goal cannot be done on
-these sites, say so with report_infeasible("...")."""
+one value: an answer naming two candidates counts as wrong. When you have done what the goal
+asks, say so with send_msg_to_user("Done."): the episode ends then and is graded. When the goal
+cannot be done on these sites, say so with report_infeasible("...")."""
 
 #: Placeholder key for servers that need none (the ``openai`` client insists on one).
 NO_KEY = "none"

@@ -1,7 +1,8 @@
 """The episode record: one folder per episode, written step by step, read by everything else.
 
-``episode.json`` holds the task, seed, versions, outcome and check breakdown; ``steps.jsonl``
-one line per step; ``screenshots/`` a PNG per step when asked; ``obs/`` the observation's
+``episode.json`` holds the task (with its parameters), seed, versions, the full perturbation
+plan, outcome and check breakdown; ``steps.jsonl`` one line per step (its perturbation events
+in full); ``screenshots/`` a PNG per step when asked; ``obs/`` the observation's
 ``axtree`` and ``dom`` text per step (gzipped JSON, kept out of ``steps.jsonl`` so that its
 lines stay small). Step 0 is the page after the reset (``start_screenshot``, ``start_obs``
 and the perturbation events of the reset, ``start_events``, in ``episode.json``); step *n*
@@ -36,6 +37,7 @@ from playwright.sync_api import Page
 
 from . import actions
 from .errors import ActionError
+from .trusted import grader_view
 
 #: Version of the record format; readers refuse records from the future.
 SCHEMA_VERSION = 1
@@ -108,7 +110,8 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         self._close_episode("interrupted")
         observation, info = self.env.reset(seed=seed, options=options)
-        task = info["task"]
+        trusted = grader_view(self.env)  # the record is trusted: it keeps what info leaves out
+        task = trusted.task.to_dict()
         self.path = self.folder / f"{task['id']}-{info['seed']}{self.suffix}"
         (self.path / "screenshots").mkdir(parents=True, exist_ok=True)
         (self.path / "steps.jsonl").write_text("")
@@ -120,8 +123,8 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
             "task": task,
             "sites": list(self.env.unwrapped.template.sites),  # type: ignore[attr-defined]
             "seed": info["seed"],
-            "perturbations": info.get("perturbations", {"profile": "none"}),
-            "start_events": info.get("events", []),
+            "perturbations": trusted.perturbations,
+            "start_events": trusted.events,
             "versions": versions(),
             "status": "running",
             "start_url": observation["url"],
@@ -141,6 +144,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
     def step(self, action: Any):
         targets = self._targets(action) if self.screenshots else []
         observation, reward, terminated, truncated, info = self.env.step(action)
+        trusted = grader_view(self.env)
         self._steps += 1
         self._boxes = _boxes(observation)
         line = {
@@ -151,7 +155,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
             "reward": reward,
             "terminated": terminated,
             "truncated": truncated,
-            "events": info.get("events", []),
+            "events": trusted.events,
             "seconds": self.env.unwrapped.timings.get("step"),  # type: ignore[attr-defined]
             "screenshot": self._screenshot(observation, self._steps),
             "obs": self._text(observation, self._steps),
@@ -163,7 +167,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         ) as steps:
             steps.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
             steps.flush()
-        self._episode.update(steps=self._steps, reward=reward, check=info.get("check"))
+        self._episode.update(steps=self._steps, reward=reward, check=trusted.check)
         if terminated or truncated:
             self._episode["success"] = bool(info.get("success"))
             self._episode["error"] = info.get("error")

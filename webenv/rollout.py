@@ -20,10 +20,11 @@ import gymnasium as gym
 
 from .agents import Agent, load_agent
 from .browser import acquire_browser, release_browser
-from .errors import WebEnvError
+from .errors import InfrastructureError, WebEnvError
 from .perturb import PROFILES as PERTURB_PROFILES
 from .record import RecordEpisode
 from .tasks import env_id, get_template
+from .trusted import grader_view
 
 #: What ``record`` may be: nothing, an episode record (steps; plus screenshots; plus a
 #: Playwright trace, ``trace.zip``, in the episode's folder).
@@ -80,7 +81,8 @@ class EpisodeResult:
     perturb: str = "none"
     #: The template's sites.
     sites: list[str] = field(default_factory=list)
-    #: Every step's ``info["events"]``, in order: ``{"kind", "what", "step", …}``.
+    #: Every perturbation event, in order and in full (``{"kind", "site", "what", "step",
+    #: …}``, with the details ``info`` leaves out).
     events: list[dict[str, Any]] = field(default_factory=list)
     #: The episode record's folder, relative to the output folder (None: not recorded).
     record: str | None = None
@@ -133,25 +135,33 @@ def run_episode(
     steps, terminated, truncated = 0, False, False
     reward: SupportsFloat = 0.0
     info: dict[str, Any] = {}
+    check: dict[str, Any] = {}
     goal = ""
     events: list[dict[str, Any]] = []
     error: str | None = None
     try:
         agent = load_agent(agent_spec, env, seed, agent_options)
         observation, info = env.reset(seed=seed)
-        events.extend(info.get("events", []))
+        events.extend(grader_view(env).events)
         goal = observation["goal"]
+        # The agent gets the public observation and info only; the result, for people, is
+        # written from the trusted view (full events, the check's breakdown).
         _reset_agent(agent, observation, info)
         while not (terminated or truncated):
             action = agent.act(observation)
             observation, reward, terminated, truncated, info = env.step(action)
             steps += 1
-            events.extend(info.get("events", []))
+            trusted = grader_view(env)
+            events.extend(trusted.events)
+            check = trusted.check or {}
+    except InfrastructureError as exc:  # a fault of the browser or machine: this episode's
+        error = str(exc)[:2000]
+        info, reward, terminated, truncated = {}, 0.0, False, False
     except WebEnvError:
         raise
     except Exception as exc:  # the agent's or the page's fault: recorded, the run goes on
         error = "".join(traceback.format_exception_only(exc)).strip()[:2000]
-        info, reward, terminated, truncated = {}, 0.0, False, False
+        info, check, reward, terminated, truncated = {}, {}, 0.0, False, False
     return EpisodeResult(
         task=template.name,
         seed=seed,
@@ -163,7 +173,7 @@ def run_episode(
         terminated=terminated,
         truncated=truncated,
         error=error if error is not None else info.get("error"),
-        check=info.get("check", {}),
+        check=check,
         perturb=perturb,
         sites=list(template.sites),
         events=events,

@@ -3,10 +3,16 @@
 ``http://shop.localhost:PORT/`` reaches the shop, ``http://mail.localhost:PORT/`` the mail
 client, and so on; Chromium resolves ``*.localhost`` to loopback by itself. The server counts
 requests in flight so that the env can wait for the page to settle without sleeping.
+
+It is also the episode's browser context's HTTP proxy (:attr:`SiteServer.proxy`): every
+request of that context comes here, whatever its URL, and only the world's own origins are
+answered. Any other host or port (another env's world, a loopback service), and ``CONNECT``
+to anything (HTTPS, WebSockets), gets a plain page saying it is outside the world.
 """
 
 from __future__ import annotations
 
+import html
 import selectors
 import socket
 import threading
@@ -16,6 +22,13 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+_OUTSIDE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Outside the world</title></head>
+<body><h1>Outside the world</h1>
+<p>{target} is outside this world; only its own sites are reachable: {origins}.</p>
+</body></html>
+"""
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -49,6 +62,11 @@ class SiteServer:
     def url(self, site: str) -> str:
         """Base URL of ``site``, without a trailing slash."""
         return f"http://{site}.localhost:{self.port}"
+
+    @property
+    def proxy(self) -> str:
+        """This server as an HTTP proxy (``proxy={"server": ...}`` of a browser context)."""
+        return f"http://{self._server.host}:{self.port}"
 
     def site_of(self, host: str) -> str | None:
         """The site a ``Host`` header names, or None when it names none of ours."""
@@ -92,7 +110,12 @@ class SiteServer:
         with self._idle:
             self._in_flight += 1
         try:
-            site = self.site_of(environ.get("HTTP_HOST", ""))
+            if _proxied(environ):
+                site = self._proxied_site(environ)
+                if site is None:
+                    return self._outside(environ, start_response)
+            else:
+                site = self.site_of(environ.get("HTTP_HOST", ""))
             if site is None:
                 start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
                 return [b"No such site in this world."]
@@ -109,3 +132,31 @@ class SiteServer:
                 self._in_flight -= 1
                 if self._in_flight == 0:
                     self._idle.notify_all()
+
+    def _proxied_site(self, environ: dict[str, Any]) -> str | None:
+        """The site a request made to this server as a proxy may reach: a plain HTTP request
+        for one of our origins (werkzeug takes ``HTTP_HOST`` from its absolute URL)."""
+        if environ.get("REQUEST_METHOD") == "CONNECT":
+            return None
+        if not environ.get("REQUEST_URI", "").lower().startswith("http://"):
+            return None
+        return self.site_of(environ.get("HTTP_HOST", ""))
+
+    def _outside(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        target = environ.get("REQUEST_URI", "")
+        if environ.get("REQUEST_METHOD") == "CONNECT":
+            target = f"A connection to {target}"
+        origins = ", ".join(self.url(site) + "/" for site in sorted(self.apps))
+        page = _OUTSIDE.format(target=html.escape(target[:300]), origins=html.escape(origins))
+        start_response(
+            "403 Forbidden",
+            [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+        )
+        return [page.encode()]
+
+
+def _proxied(environ: dict[str, Any]) -> bool:
+    """Whether the request came to us as to a proxy: ``CONNECT``, or a request line carrying
+    an absolute URL rather than a path."""
+    uri = environ.get("REQUEST_URI", "")
+    return environ.get("REQUEST_METHOD") == "CONNECT" or not uri.startswith("/")

@@ -1,8 +1,10 @@
 """One episode's browser context: tabs, JS dialogs, origin guard, settling and observing.
 
 A fresh, isolated Playwright context per episode (cookies, storage, cache all new) in the
-process's shared Chromium. Only the world's origins are reachable: the context aborts every
-other request, and ``goto`` refuses other URLs before the browser sees them.
+process's shared Chromium. Only the world's origins are reachable: every request of the context
+(each redirect hop, subresource, fetch, WebSocket, pop-up) goes through the world's own server
+as its proxy, which answers nothing but the world's origins (see :mod:`webenv.server`); and
+``goto`` refuses other URLs (``file:``, ``chrome:`` …) before the browser sees them.
 """
 
 from __future__ import annotations
@@ -10,14 +12,16 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
-import re
+import os
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 from PIL import Image
@@ -25,7 +29,8 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Pag
 from playwright.sync_api import Error as PlaywrightError
 
 from .dialog_guard import until_dialog
-from .errors import ActionError
+from .errors import ActionError, WebEnvError
+from .limits import DEFAULT_LIMITS, Limits
 from .watchdog import watchdog_for
 
 OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encoding="utf-8")
@@ -49,18 +54,80 @@ _UNSTEADY_JS = """() => {
   return caret || document.getAnimations().some((a) => a.playState === "running");
 }"""
 _CAPTURE = {"format": "png", "optimizeForSpeed": True}
+#: Each document may open at most so many windows (then ``window.open`` returns null, as a
+#: pop-up blocker's does): a script opening tabs in a loop makes Chromium build every one of
+#: them before the session can close those past the bound.
+_WINDOW_BUDGET_JS = """(() => {
+  const open = window.open;
+  let left = %d;
+  window.open = function (...args) {
+    if (left <= 0) return null;
+    left -= 1;
+    return open.apply(this, args);
+  };
+})();"""
+#: A document opens no JavaScript dialog any more (past :class:`Limits`' bound).
+_NO_DIALOGS_JS = """() => {
+  window.alert = () => undefined;
+  window.confirm = () => false;
+  window.prompt = () => null;
+}"""
+
+
+#: The environment variable that multiplies every timeout (e.g. ``3`` on a slow machine);
+#: unset, each episode multiplies the default ones by the machine's measured load
+#: (:func:`timeout_scale`).
+TIMEOUT_SCALE_VAR = "WEBENV_TIMEOUT_SCALE"
+#: The most the measured load stretches the default timeouts.
+_MAX_LOAD_SCALE = 4.0
 
 
 @dataclass(frozen=True)
 class Timeouts:
-    """Bounds, in milliseconds, on every wait of an episode."""
+    """Bounds, in milliseconds, on every wait of an episode: an action's own waits, a page
+    load, and the settling of the page after an action. Each episode stretches them by
+    ``WEBENV_TIMEOUT_SCALE``, or, for the default ones, by the machine's load (see
+    :meth:`scaled`), so that a busy machine does not turn a slow page into a fault."""
 
     action: float = 5000
     navigation: float = 10000
     settle: float = 5000
 
+    def scaled(self, factor: float | None = None) -> Timeouts:
+        """These timeouts times ``factor`` (default: :func:`timeout_scale` now, measuring the
+        load only for the default timeouts: ones given are kept as given)."""
+        if factor is None:
+            factor = timeout_scale(measure=self == DEFAULT_TIMEOUTS)
+        return Timeouts(self.action * factor, self.navigation * factor, self.settle * factor)
+
 
 DEFAULT_TIMEOUTS = Timeouts()
+
+
+def timeout_scale(measure: bool = True) -> float:
+    """How much to stretch the timeouts: ``WEBENV_TIMEOUT_SCALE`` if set, else (with
+    ``measure``) the machine's load: processes wanting a core (the last minute's load
+    average) per core, at least 1 and at most 4; else 1."""
+    raw = os.environ.get(TIMEOUT_SCALE_VAR, "").strip()
+    if raw:
+        try:
+            factor = float(raw)
+        except ValueError:
+            factor = 0.0
+        if not 0 < factor < float("inf"):
+            raise WebEnvError(
+                f"{TIMEOUT_SCALE_VAR}={raw!r} is not a positive number; give the factor to "
+                f"multiply every timeout by, e.g. {TIMEOUT_SCALE_VAR}=3."
+            )
+        return factor
+    if not measure:
+        return 1.0
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:  # no load average on this platform
+        return 1.0
+    return min(max(load, 1.0), _MAX_LOAD_SCALE)
+
 
 #: The time a blank context's clock shows until its session sets the episode's.
 _UNSET_TIME = datetime(2000, 1, 1)
@@ -68,11 +135,33 @@ _UNSET_TIME = datetime(2000, 1, 1)
 Blank = tuple[BrowserContext, Page]
 
 
-def blank_context(browser: Browser, viewport: tuple[int, int] = (1280, 720)) -> Blank:
+def world_proxy(origins: list[str]) -> str:
+    """The proxy that answers the world of ``origins`` (``http://<site>.localhost:<port>``,
+    all served by one :class:`~webenv.server.SiteServer`): that server, on loopback."""
+    ports = {urlsplit(origin).port for origin in origins}
+    hosts = [urlsplit(origin).hostname or "" for origin in origins]
+    if len(ports) != 1 or None in ports or not all(h.endswith(".localhost") for h in hosts):
+        raise WebEnvError(
+            f"The world's origins {origins} must be http://<site>.localhost:<port> of one "
+            "SiteServer (its port is the browser's proxy); pass proxy= to say which server."
+        )
+    return f"http://127.0.0.1:{ports.pop()}"
+
+
+def blank_context(
+    browser: Browser, viewport: tuple[int, int] = (1280, 720), *, proxy: str
+) -> Blank:
     """A new isolated context (cookies, storage and cache all new) with one blank tab, its
     clock installed (:class:`Session` sets the time) and the observation script in place;
-    what depends on the episode comes later, so it can be made ahead of time."""
+    what depends on the episode comes later, so it can be made ahead of time.
+
+    Every request of the context goes through ``proxy`` (the world's
+    :attr:`~webenv.server.SiteServer.proxy`), loopback ones too: Chromium sends those
+    direct unless the bypass list says ``<-loopback>``, which is given here rather than left
+    to Playwright (which adds it only unless an environment variable says otherwise).
+    """
     context = browser.new_context(
+        proxy={"server": proxy, "bypass": "<-loopback>"},
         viewport={"width": viewport[0], "height": viewport[1]},
         accept_downloads=False,
         service_workers="block",
@@ -91,7 +180,11 @@ def blank_context(browser: Browser, viewport: tuple[int, int] = (1280, 720)) -> 
 
 
 class Session:
-    """A browser context for one episode, reaching only ``origins``."""
+    """A browser context for one episode, reaching only ``origins``.
+
+    Its requests go through ``proxy`` (by default the server of ``origins``, see
+    :func:`world_proxy`); a ``blank`` context made ahead must have been made with that proxy.
+    """
 
     def __init__(
         self,
@@ -105,8 +198,11 @@ class Session:
         server_idle: Any = None,
         trace_path: str | Path | None = None,
         blank: Blank | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        proxy: str | None = None,
     ):
         self.origins = [origin.rstrip("/") for origin in origins]
+        proxy = proxy if proxy is not None else world_proxy(self.origins)
         #: Where :meth:`close` saves a Playwright trace of the context (None: no tracing).
         self.trace_path = Path(trace_path) if trace_path is not None else None
         self.timeouts = timeouts
@@ -115,18 +211,32 @@ class Session:
         self.interrupted = ""
         #: The version of the document the last observation saw (see ``settle``).
         self.version: str | None = None
+        self.limits = limits
+        #: What a bound of ``limits`` refused during the current step ("" if nothing).
+        self.limited = ""
+        self._dialogs_in_step: Counter[Page] = Counter()
+        self._dialogs_in_document: Counter[Page] = Counter()
+        #: Tabs whose document's dialogs are dismissed as they open, past a bound.
+        self._muted: set[Page] = set()
+        #: Set while the session itself opens a tab (never closed for the tabs' bound).
+        self._opening = False
+        #: Tabs a page opened past the bound, being closed.
+        self._closing: set[Page] = set()
+        #: The blank tab that replaced stuck ones in the current bounded block, if any.
+        self._fresh: Page | None = None
         self._cdp_sessions: dict[Page, CDPSession] = {}
         self._server_idle = server_idle
         self._watchdog = watchdog_for(browser)
         #: A context of its own (``blank``, made ahead of time by :func:`blank_context`, or a
         #: new one), with its first tab.
-        self.context, self.page = blank if blank is not None else blank_context(browser, viewport)
+        self.context, self.page = (
+            blank if blank is not None else blank_context(browser, viewport, proxy=proxy)
+        )
         try:
             self.context.set_default_timeout(timeouts.action)
             self.context.set_default_navigation_timeout(timeouts.navigation)
             self.context.clock.set_fixed_time(now)
-            outside = "|".join(re.escape(origin) for origin in self.origins)
-            self.context.route(re.compile(rf"^(?!(?:{outside})(?:/|$))"), _refuse)
+            self.context.add_init_script(_WINDOW_BUDGET_JS % limits.tabs)
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)
@@ -141,16 +251,84 @@ class Session:
 
     @property
     def pages(self) -> list[Page]:
-        return self.context.pages
+        """The open tabs (not those being closed for the tabs' bound)."""
+        return [page for page in self.context.pages if page not in self._closing]
+
+    def begin_step(self) -> None:
+        """A new step: its dialogs are counted from zero, and nothing was refused yet."""
+        self.interrupted = self.limited = ""
+        self._dialogs_in_step.clear()
 
     def _adopt(self, page: Page) -> None:
-        """Every new tab or pop-up window becomes the active one, as in a browser."""
+        """Every new tab or pop-up window becomes the active one, as in a browser; past
+        ``limits.tabs``, a tab a page opens is closed at once."""
         page.on("dialog", self._hold_dialog)
+        page.on("framenavigated", lambda frame: self._navigated(page, frame))
+        if len(self.pages) > self.limits.tabs and not self._opening:
+            self.limited = (
+                f"The page tried to open more than {self.limits.tabs} tabs, the most an episode "
+                "may have open; the extra tabs were closed. Close tabs you no longer need with "
+                "tab_close()."
+            )
+            self._closing.add(page)
+            with contextlib.suppress(PlaywrightError):
+                page.close()
+            return
         self.page = page
 
+    def _navigated(self, page: Page, frame: Any) -> None:
+        if frame == page.main_frame:
+            self._new_document(page)
+
+    def new_tab(self) -> None:
+        if len(self.pages) >= self.limits.tabs:
+            raise ActionError(
+                f"{len(self.pages)} tabs are open, the most an episode may have; close one "
+                "with tab_close() first."
+            )
+        self.page = self._open_tab()
+
+    def _open_tab(self) -> Page:
+        """A new tab the session opens itself (not a page's pop-up)."""
+        self._opening = True
+        try:
+            return self.context.new_page()
+        finally:
+            self._opening = False
+
     def _hold_dialog(self, dialog: Dialog) -> None:
-        # Held open until the agent accepts or dismisses it; the page waits meanwhile.
+        # Held open until the agent accepts or dismisses it; the page waits meanwhile. Past a
+        # bound, dismissed at once, and so are the document's later dialogs.
+        page = dialog.page
+        if page is not None:
+            self._dialogs_in_step[page] += 1
+            self._dialogs_in_document[page] += 1
+            over = (
+                self._dialogs_in_step[page] > self.limits.dialogs_per_step
+                or self._dialogs_in_document[page] > self.limits.dialogs_per_page
+            )
+            if over or page in self._muted:
+                with contextlib.suppress(PlaywrightError):
+                    dialog.dismiss()
+                self._mute(page)
+                return
         self.dialog = dialog
+
+    def _mute(self, page: Page) -> None:
+        """No more dialogs from ``page``'s document: they are dismissed as they open until the
+        next settle takes its dialog functions away (not here: its script may be looping)."""
+        self.limited = (
+            f"The page opened more JavaScript dialogs than an episode allows "
+            f"({self.limits.dialogs_per_step} a step, {self.limits.dialogs_per_page} a page); "
+            "they were dismissed and its further dialogs are blocked."
+        )
+        self._muted.add(page)
+
+    def _new_document(self, page: Page) -> None:
+        """A tab's new document starts with no dialog counted against it."""
+        self._dialogs_in_step.pop(page, None)
+        self._dialogs_in_document.pop(page, None)
+        self._muted.discard(page)
 
     def answer_dialog(self, accept: bool, prompt_text: str = "") -> None:
         if self.dialog is None:
@@ -171,7 +349,7 @@ class Session:
         index = self.pages.index(self.page)
         self.page.close()
         if not self.pages:
-            self.page = self.context.new_page()
+            self.page = self._open_tab()
         self.page = self.pages[min(index, len(self.pages) - 1)]
 
     # -- bounds -------------------------------------------------------------------------
@@ -184,19 +362,23 @@ class Session:
         every other wait): the tabs are closed, which fails the blocked call, and a blank tab
         takes their place (see :mod:`webenv.watchdog`).
         """
+        self._fresh = None
         with self._watchdog.guard(milliseconds / 1000 + 1.0, self._unfreeze):
             yield
 
     def _unfreeze(self) -> None:
-        stuck = [page for page in self.pages if not page.is_closed()]
-        where = ", ".join(page.url[:200] for page in stuck) or "the page"
-        self.interrupted = (
-            f"{where} stopped responding in time (a script that never yields, or a page that "
-            "never arrives), so its tabs were closed; open a page of the world again with "
-            "goto(url)."
-        )
-        self.dialog = None
-        self.page = self.context.new_page()
+        # Called again every second while the block stays stuck (its tabs may take that long
+        # to close): the blank tab opened the first time is kept, and so is what it said.
+        stuck = [page for page in self.pages if not page.is_closed() and page is not self._fresh]
+        if self._fresh is None:
+            where = ", ".join(page.url[:200] for page in stuck) or "the page"
+            self.interrupted = (
+                f"{where} stopped responding in time (a script that never yields, or a page "
+                "that never arrives), so its tabs were closed; open a page of the world again "
+                "with goto(url)."
+            )
+            self.dialog = None
+            self.page = self._fresh = self._open_tab()
         for page in stuck:
             with contextlib.suppress(PlaywrightError):
                 page.close()
@@ -255,6 +437,8 @@ class Session:
             args = [QUIET_MS, remaining_ms, observe, self.version, untouched]
             try:
                 page.wait_for_load_state("load", timeout=remaining_ms)
+                if page in self._muted:
+                    self._evaluate(page, _NO_DIALOGS_JS, None)
                 found = self._evaluate(page, _SETTLE_JS, args)
                 if not found:
                     continue  # a dialog is open: the loop's first check returns
@@ -339,10 +523,6 @@ class Session:
                 self.context.tracing.stop(path=self.trace_path)
         with contextlib.suppress(PlaywrightError):
             self.context.close()
-
-
-def _refuse(route: Any) -> None:
-    route.abort("blockedbyclient")
 
 
 def _is_navigation(error: PlaywrightError) -> bool:

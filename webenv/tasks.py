@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import random
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .answers import grade
+from .changes import RowChange
 from .errors import UnknownTaskError
 from .world import World
 
@@ -30,6 +33,75 @@ Oracle = Generator[str, Mapping[str, Any], None]
 Moves = Generator[str, Mapping[str, Any], Mapping[str, Any]]
 #: A policy that must fail the task: given the task and the first observation, an Oracle.
 NearMiss = Callable[["Task", Mapping[str, Any]], Oracle]
+
+
+@dataclass(frozen=True)
+class May:
+    """What a task may do to one table of the user's data: add rows, remove rows, change some
+    columns of existing rows (``edit``: a set of columns, or True for any)."""
+
+    add: bool = False
+    remove: bool = False
+    edit: frozenset[str] | bool = False
+
+    def allows(self, change: RowChange) -> bool:
+        if change.kind == "added":
+            return self.add
+        if change.kind == "removed":
+            return self.remove
+        if isinstance(self.edit, bool):
+            return self.edit
+        return set(change.columns) <= self.edit
+
+    def overlaps(self, other: May) -> bool:
+        """Whether some change both allow."""
+        if (self.add and other.add) or (self.remove and other.remove):
+            return True
+        if not self.edit or not other.edit:
+            return False
+        if isinstance(self.edit, bool) or isinstance(other.edit, bool):
+            return True
+        return bool(self.edit & other.edit)
+
+
+#: Anything may happen to the table's rows.
+ANY = May(add=True, remove=True, edit=True)
+#: Rows may be added to the table, not changed or removed.
+ADD = May(add=True)
+
+
+def edit(*columns: str) -> May:
+    """Only these columns of the table's existing rows may change."""
+    return May(edit=frozenset(columns))
+
+
+#: What a task may change of the user's data: ``{site: {table: May}}``. Tables and sites not
+#: named must be left as they were.
+Allowance = Mapping[str, Mapping[str, May]]
+
+#: The name of the condition every check ends with.
+NOTHING_ELSE = "nothing else of the user's changed"
+
+
+def allow(**sites: Mapping[str, May]) -> Allowance:
+    """A template's ``may_change``: ``allow(shop={"orders": ADD, "order_items": ADD})``;
+    ``allow()`` for a task that changes nothing."""
+    return MappingProxyType({site: MappingProxyType(dict(t)) for site, t in sites.items()})
+
+
+def allowed(change: RowChange, allowance: Allowance) -> bool:
+    may = allowance.get(change.site, {}).get(change.table)
+    return may is not None and may.allows(change)
+
+
+def nothing_else_changed(world: World, allowance: Allowance) -> Condition:
+    """The condition that the user's data changed only as ``allowance`` lets it; its message
+    lists what else changed."""
+    others = [change for change in world.changes() if not allowed(change, allowance)]
+    shown = "; ".join(change.describe() for change in others[:12])
+    if len(others) > 12:
+        shown += f"; and {len(others) - 12} more"
+    return Condition(NOTHING_ELSE, not others, shown or "only what the task may change")
 
 
 @dataclass(frozen=True)
@@ -100,7 +172,10 @@ class Task:
         return self.template.name
 
     def check(self, world: World, answer: Answer | None) -> CheckResult:
-        return self.template.check(world, self.params, answer)
+        """The template's check, and that nothing outside what the task may change changed."""
+        result = self.template.check(world, self.params, answer)
+        allowance = self.template.allowance(self.params)
+        return CheckResult((*result.conditions, nothing_else_changed(world, allowance)))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,6 +204,19 @@ class TaskTemplate:
     max_steps: ClassVar[int] = 30
     #: Whether the episode starts signed in as the persona on every site.
     start_signed_in: ClassVar[bool] = True
+    #: What of the user's data a careful person doing the task would inevitably change (see
+    #: :class:`May`); anything else changed fails the check. Every template declares it, if
+    #: only as ``allow()`` (a question changes nothing).
+    may_change: ClassVar[Allowance | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Every oracle ends the episode as an agent must: with a final action. A template's
+        # own ``oracle`` only does the task; the one its class exposes then says it is done
+        # (info-seeking and infeasible oracles end with their answer, so they never get
+        # there). The template's own moves stay at ``oracle.__wrapped__``.
+        super().__init_subclass__(**kwargs)
+        if "oracle" in cls.__dict__:
+            cls.oracle = _finishing(cls.__dict__["oracle"])  # type: ignore[method-assign]
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         """The task's parameters, drawn from ``rng`` and the world's data. JSON-friendly."""
@@ -159,6 +247,11 @@ class TaskTemplate:
         """Scripted policies that come close but must fail: a wrong size, one item too many,
         the wrong recipient, an answer off by one, a list of every candidate."""
         raise NotImplementedError
+
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        """What this instance may change: ``may_change``, unless a template narrows it to the
+        rows its parameters name."""
+        return self.may_change or {}
 
     def altered(self, change: Callable[[dict[str, Any]], dict[str, Any]]) -> NearMiss:
         """A near-miss: this template's oracle, run on parameters changed by ``change``."""
@@ -209,11 +302,155 @@ class TaskTemplate:
 
     @staticmethod
     def check_infeasible(checks: Checks, answer: Answer | None) -> None:
-        """Expect the episode to end with ``report_infeasible(...)``, and nothing else."""
+        """Expect the episode to end saying the task cannot be done: ``report_infeasible(...)``,
+        or a message to the user that says so (:func:`says_infeasible`)."""
         ended = "no answer" if answer is None else f"{answer.kind}: {answer.text[:200]!r}"
-        checks.expect(
-            "reported infeasible", answer is not None and answer.kind == "infeasible", ended
+        reported = answer is not None and (
+            answer.kind == "infeasible" or says_infeasible(answer.text)
         )
+        checks.expect("reported infeasible", reported, ended)
+
+
+#: The final action an oracle ends an action task with.
+DONE = 'send_msg_to_user("Done.")'
+
+
+def _finishing(oracle: Callable[..., Oracle]) -> Callable[..., Oracle]:
+    """``oracle``, followed by :data:`DONE` once its own moves are over."""
+
+    @functools.wraps(oracle)
+    def finished(self: TaskTemplate, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield from oracle(self, task, observation)
+        yield DONE
+
+    return finished
+
+
+#: A message says the task cannot be done when it has one of these...
+_CANNOT = re.compile(
+    r"\b(can ?not|can't|can’t|couldn't|couldn’t|could not|unable|impossible|infeasible|"
+    r"not (?:possible|available|offered|sold|found|there|in stock|exist)|out of stock|"
+    r"unavailable|no such|(?:does|did|do|is|are|was)(?: not|n't|n’t)|there is no|"
+    r"there are no|there's no|there’s no|no (?:e-?mail|message|product|order|slot|time|"
+    r"appointment|position|job|opening|receipt)s?)\b",
+    re.IGNORECASE,
+)
+#: ... and claims no part of it done.
+_DID = re.compile(
+    r"\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|purchased|booked|sent|"
+    r"replied|forwarded|submitted|applied|added|saved|updated))\b",
+    re.IGNORECASE,
+)
+
+
+def says_infeasible(text: str) -> bool:
+    """Whether a message to the user says the task cannot be done ("The shop doesn't sell
+    it", "There is no e-mail from Ann Lee") without claiming it was done."""
+    return bool(_CANNOT.search(text)) and not _DID.search(text)
+
+
+# -- collateral near-misses ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Collateral:
+    """Damage a careless agent does on the side, through a site's pages: a change to the
+    user's data no task asked for (cancel another order, delete an unrelated message)."""
+
+    site: str
+    #: What it did, as a near-miss's label says it: "cancelled another order".
+    label: str
+    #: The changes that are the damage, per table: it is not paired with a template allowed
+    #: to make any of them (the damage would then be the task's own business, which its check
+    #: judges: a second phone change is no collateral of a phone change).
+    makes: Mapping[str, May]
+    #: The moves, from the site's home page; they may read the task (to leave what its goal
+    #: names alone) but nothing else.
+    moves: Callable[[Task, Mapping[str, Any]], Moves]
+
+
+_COLLATERAL: dict[tuple[str, str], Collateral] = {}
+_FINAL = ("send_msg_to_user", "report_infeasible")
+
+
+def register_collateral(
+    site: str, label: str, makes: Mapping[str, May]
+) -> Callable[[Callable[[Task, Mapping[str, Any]], Moves]], Callable[..., Moves]]:
+    """Decorator: add the moves of a :class:`Collateral` to the near-misses of every template
+    of ``site`` not allowed to make the changes ``makes``."""
+
+    def add(moves: Callable[[Task, Mapping[str, Any]], Moves]) -> Callable[..., Moves]:
+        _COLLATERAL[site, label] = Collateral(site, label, dict(makes), moves)
+        return moves
+
+    return add
+
+
+def site_home(url: str, site: str) -> str:
+    """The home page of ``site`` in the same world as the page at ``url``
+    (``http://shop.localhost:8123/cart`` → ``http://mail.localhost:8123/``)."""
+    scheme, rest = url.split("://", 1)
+    host = rest.split("/", 1)[0]
+    return f"{scheme}://{site}.{host.split('.', 1)[1]}/"
+
+
+def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
+    """For every collateral damage a template's sites know: the damage first, then the
+    template's oracle; and, for a template that ends with an answer, the oracle up to its
+    answer, then the damage, then the answer. Both must earn nothing.
+
+    (An action task's episode ends at the step its check passes, so damage done after a
+    finished oracle never happens.)"""
+    allowance = template.may_change or {}
+    misses: dict[str, NearMiss] = {}
+    for collateral in _COLLATERAL.values():
+        mayed = allowance.get(collateral.site, {})
+        if collateral.site not in template.sites or any(
+            table in mayed and mayed[table].overlaps(may) for table, may in collateral.makes.items()
+        ):
+            continue
+        misses[f"{collateral.label}, then the task"] = _damage_first(template, collateral)
+        if template.answer_type is not None or not template.feasible:
+            label = f"the task, but {collateral.label} before answering"
+            misses[label] = _damage_before_answer(template, collateral)
+    return misses
+
+
+def _damage_first(template: TaskTemplate, collateral: Collateral) -> NearMiss:
+    def policy(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        start = observation["url"]
+        observation = yield f"goto({json.dumps(site_home(start, collateral.site))})"
+        observation = yield from collateral.moves(task, observation)
+        observation = yield f"goto({json.dumps(start)})"
+        yield from template.oracle(task, observation)
+
+    return policy
+
+
+def _damage_before_answer(template: TaskTemplate, collateral: Collateral) -> NearMiss:
+    def policy(task: Task, observation: Mapping[str, Any]) -> Oracle:
+        steps = template.oracle(task, observation)
+        action = next(steps)
+        while not action.lstrip().startswith(_FINAL):
+            observation = yield action
+            action = steps.send(observation)
+        observation = yield f"goto({json.dumps(site_home(observation['url'], collateral.site))})"
+        yield from collateral.moves(task, observation)
+        yield action
+
+    return policy
+
+
+def _with_collateral(near_misses: Callable[[Any], dict[str, NearMiss]]) -> Any:
+    """``near_misses`` of a template, and the collateral near-misses of its sites."""
+    own = getattr(near_misses, "own_near_misses", near_misses)
+
+    def every(self: TaskTemplate) -> dict[str, NearMiss]:
+        return {**own(self), **collateral_near_misses(self)}
+
+    every.own_near_misses = own  # type: ignore[attr-defined]
+    every.__doc__ = own.__doc__
+    return every
 
 
 _TEMPLATES: dict[str, TaskTemplate] = {}
@@ -228,6 +465,8 @@ def register(cls: type[TaskTemplate]) -> type[TaskTemplate]:
         raise ValueError(f"template {cls.name!r} is registered twice")
     if not cls.sites:
         raise ValueError(f"template {cls.name!r} names no sites")
+    # Every template's near-misses include collateral damage on its sites (one toolkit).
+    cls.near_misses = _with_collateral(cls.near_misses)  # type: ignore[method-assign]
     _TEMPLATES[cls.name] = cls()
     return cls
 

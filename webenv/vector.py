@@ -9,8 +9,11 @@ measures both ways).
 Their steps run at once: each env's ``step`` (or ``reset``) runs in a greenlet of its own
 (:class:`webenv.ahead.Ahead`), and while one waits for Chromium, Playwright's event loop
 carries on with the others' calls. The envs' Python code takes turns; their browsers' work
-overlaps. Gymnasium's next-step autoreset applies: the step after an episode ends resets that
-env (its action is ignored) and returns its first observation with reward 0.
+overlaps. Both of Gymnasium's autoreset modes are there (``autoreset_mode``, as for
+Gymnasium's own vector envs): next-step (the default), where the step after an episode ends
+resets that env (its action is ignored) and returns its first observation with reward 0; and
+same-step, where the step that ends an episode resets the env at once and returns its first
+observation, the last one and its info in ``infos["final_obs"]`` and ``infos["final_info"]``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from playwright.sync_api import Browser
 from .ahead import Ahead
 from .browser import acquire_browser, release_browser
 from .env import WebEnv
+from .trusted import GraderView, grader_view
 from .watchdog import watchdog_for
 
 T = TypeVar("T")
@@ -36,7 +40,8 @@ T = TypeVar("T")
 
 class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     """``num_envs`` envs of ``task`` (keyword arguments as for :class:`WebEnv`), each ended
-    after ``max_episode_steps`` steps (truncated), stepped concurrently in this thread."""
+    after ``max_episode_steps`` steps (truncated), stepped concurrently in this thread;
+    ``autoreset_mode`` is Gymnasium's (``AutoresetMode`` or its value, e.g. ``"SameStep"``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012
         **WebEnv.metadata,
@@ -44,10 +49,25 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     }
 
     def __init__(
-        self, num_envs: int, *, task: str, max_episode_steps: int | None = None, **kwargs: Any
+        self,
+        num_envs: int,
+        *,
+        task: str,
+        max_episode_steps: int | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        **kwargs: Any,
     ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}.")
+        try:
+            self.autoreset_mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            modes = ", ".join(repr(mode.value) for mode in AutoresetMode)
+            raise ValueError(
+                f"autoreset_mode must be an AutoresetMode or one of {modes}, not "
+                f"{autoreset_mode!r}."
+            ) from None
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.envs: list[gym.Env[Any, Any]] = []
         for _ in range(num_envs):
             env = WebEnv(task, **kwargs)
@@ -105,32 +125,47 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
         return self._batch(observations), infos
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """One action per env; an env whose episode ended at the last step is reset instead."""
+        """One action per env. An env whose episode ended is reset: next-step, at this step
+        instead of acting; same-step, right after the step that ended it."""
         actions = list(iterate(self.action_space, actions))
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions given for {self.num_envs} envs.")
+        mode = self.autoreset_mode
+        if mode == AutoresetMode.DISABLED and self._autoreset.any():
+            ended = [i for i in range(self.num_envs) if self._autoreset[i]]
+            raise ValueError(
+                f"Envs {ended} ended their episodes: reset them first "
+                "(reset(options={'reset_mask': ...})), as autoreset is disabled."
+            )
 
         def advance(i: int) -> Callable[[], Any]:
             env = self.envs[i]
-            if self._autoreset[i]:
-                return lambda: (*env.reset(), True)
-            return lambda: (*env.step(actions[i]), False)
+            if mode == AutoresetMode.NEXT_STEP and self._autoreset[i]:
+                return lambda: ("reset", env.reset())
+            if mode == AutoresetMode.SAME_STEP:
+                return lambda: _step_then_reset(env, actions[i])
+            return lambda: ("step", env.step(actions[i]))
 
         results = self._concurrently([advance(i) for i in range(self.num_envs)])
         observations = []
         infos: dict[str, Any] = {}
-        for i, result in enumerate(results):
-            if result[-1]:  # reset: (observation, info, True)
-                observation, info = result[0], result[1]
+        for i, (kind, result) in enumerate(results):
+            if kind == "reset":
+                observation, info = result
                 self._rewards[i] = 0.0
                 self._terminations[i] = self._truncations[i] = False
             else:
-                observation, reward, terminated, truncated, info, _ = result
+                observation, reward, terminated, truncated, info = result[:5]
                 self._rewards[i] = reward
                 self._terminations[i], self._truncations[i] = terminated, truncated
+                if kind == "step, reset":  # same-step: result[5:] is the reset's
+                    final = {"final_obs": observation, "final_info": info}
+                    infos = self._add_info(infos, final, i)
+                    observation, info = result[5:]
             observations.append(observation)
             infos = self._add_info(infos, info, i)
-        self._autoreset = self._terminations | self._truncations
+        finished = self._terminations | self._truncations
+        self._autoreset = finished if mode != AutoresetMode.SAME_STEP else np.zeros_like(finished)
         return (
             self._batch(observations),
             self._rewards.copy(),
@@ -138,6 +173,11 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
             self._truncations.copy(),
             infos,
         )
+
+    def grader_views(self) -> list[GraderView]:
+        """Each env's trusted view (:func:`webenv.grader_view`): its task's parameters, plan
+        and last check. Never for the policy."""
+        return [grader_view(env) for env in self.envs]
 
     def render(self) -> tuple[Any, ...] | None:
         return tuple(env.render() for env in self.envs)
@@ -158,8 +198,8 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     ) -> dict[str, Any]:
         """Gymnasium's batching of infos (a key's values in an array, ``_key`` saying which
         envs have one), except that the task's description is kept whole: ``infos["task"][i]``
-        is env ``i``'s dict, rather than its parameters split key by key into arrays and masks
-        (they differ from one task to the next)."""
+        is env ``i``'s public description (:func:`webenv.trusted.public_task`: no parameters),
+        rather than split key by key into arrays and masks."""
         task = env_info.get("task")
         rest = {key: value for key, value in env_info.items() if key != "task"}
         vector_infos = super()._add_info(vector_infos, rest, env_num)
@@ -211,3 +251,11 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
         if errors:
             raise errors[0]
         return results
+
+
+def _step_then_reset(env: gym.Env[Any, Any], action: Any) -> tuple[str, tuple[Any, ...]]:
+    """Same-step autoreset: the step, and the reset after it if it ended the episode."""
+    result = env.step(action)
+    if result[2] or result[3]:
+        return "step, reset", (*result, *env.reset())
+    return "step", result

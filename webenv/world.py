@@ -2,16 +2,19 @@
 
 A world is generated from one seed: the persona, the fixed "now" and every site's data. The
 first episode of a seed generates it (well under a second per site) and caches the database
-bytes in memory and on disk; every reset then writes fresh copies of those bytes, so episodes
-never share mutable state and parallel envs never see each other.
+bytes in memory and on disk (at most ``WEBENV_CACHE_MAX_MB``, the least recently used worlds
+removed past it); every reset then writes fresh copies of those bytes, so episodes never share
+mutable state and parallel envs never see each other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
 import secrets
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -28,6 +31,7 @@ from flask import Flask
 
 from webenv.sites.common import Message, Persona, make_persona
 
+from .changes import RowChange, SiteRows, diff_rows, read_rows
 from .errors import WorldError
 
 #: The sites of every world, in the order their data is generated, by module.
@@ -41,6 +45,11 @@ SITE_MODULES: Mapping[str, str] = {
 BASE_NOW = datetime(2026, 3, 2, 9, 30)
 
 _MEMORY_CACHE_SIZE = 32
+
+#: The environment variable that bounds the on-disk cache of worlds, in megabytes; the least
+#: recently used worlds are removed past it.
+CACHE_MAX_MB_VAR = "WEBENV_CACHE_MAX_MB"
+DEFAULT_CACHE_MAX_MB = 1024.0
 
 
 def site_module(site: str) -> ModuleType:
@@ -69,6 +78,42 @@ def _fingerprint() -> str:
 def cache_dir() -> Path:
     base = os.environ.get("WEBENV_CACHE") or Path.home() / ".cache" / "webenv"
     return Path(base) / "worlds" / _fingerprint()
+
+
+def cache_limit() -> int:
+    """The most the on-disk cache may hold, in bytes (``WEBENV_CACHE_MAX_MB``)."""
+    raw = os.environ.get(CACHE_MAX_MB_VAR, "").strip()
+    try:
+        megabytes = float(raw) if raw else DEFAULT_CACHE_MAX_MB
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes >= 0:
+        raise WorldError(
+            f"{CACHE_MAX_MB_VAR}={raw!r} is not a size; give the cache's bound in megabytes, "
+            f"e.g. {CACHE_MAX_MB_VAR}=2048."
+        )
+    return int(megabytes * 2**20)
+
+
+def evict_worlds(limit: int, keep: Path | None = None) -> None:
+    """Remove the least recently used cached worlds (of any version of the sites) until the
+    cache holds at most ``limit`` bytes; ``keep`` (the world just saved) stays."""
+    entries = []
+    for folder in cache_dir().parent.glob("*/*"):
+        try:
+            size = sum(path.stat().st_size for path in folder.iterdir())
+            entries.append((folder.stat().st_mtime, size, folder))
+        except OSError:  # removed meanwhile, by another process
+            continue
+    total = sum(size for _, size, _ in entries)
+    for _, size, folder in sorted(entries, key=lambda entry: entry[0]):
+        if total <= limit:
+            break
+        if folder != keep:
+            shutil.rmtree(folder, ignore_errors=True)
+            total -= size
+            with contextlib.suppress(OSError):
+                folder.parent.rmdir()  # a version of the sites with no world left
 
 
 Key = tuple[int, tuple[str, ...]]
@@ -106,9 +151,11 @@ class SnapshotStore:
     def _load(self, key: Key) -> dict[str, bytes] | None:
         folder = self._folder(key)
         try:
-            return {site: (folder / f"{site}.sqlite").read_bytes() for site in key[1]}
+            snapshot = {site: (folder / f"{site}.sqlite").read_bytes() for site in key[1]}
+            os.utime(folder)  # used now: the last to be evicted
         except OSError:
             return None
+        return snapshot
 
     def _save(self, key: Key, snapshot: Mapping[str, bytes]) -> None:
         folder = self._folder(key)
@@ -121,6 +168,7 @@ class SnapshotStore:
                 with os.fdopen(fd, "wb") as out:
                     out.write(data)
                 os.replace(tmp, folder / f"{site}.sqlite")
+            evict_worlds(cache_limit(), keep=folder)
         except OSError:
             pass  # a read-only or full cache only costs speed
 
@@ -169,6 +217,12 @@ class World:
         self.apps: dict[str, Flask] = {}
         self._snapshot: Mapping[str, bytes] = {}
         self._initial: dict[str, sqlite3.Connection] = {}
+        # The episode's diff (see ``changes``): tracked rows at the start, per site; the rows
+        # now, per site, with the file change counter they were read at; mail the world
+        # delivered itself (other sites' confirmations, perturbations' codes) since the start.
+        self._start_rows: dict[str, SiteRows] = {}
+        self._rows_now: dict[str, tuple[bytes, SiteRows]] = {}
+        self._delivered: set[int] = set()
 
     def db_path(self, site: str) -> Path:
         return self.root / f"{site}.sqlite"
@@ -212,6 +266,40 @@ class World:
         for conn in self._initial.values():
             conn.close()
         self._initial.clear()
+        self._start_rows.clear()
+        self._rows_now.clear()
+        self._delivered.clear()
+
+    def changes(self) -> list[RowChange]:
+        """Every row of the user's data (:data:`webenv.changes.USER_DATA`) added, removed or
+        changed on any site since the episode's start, leaving out mail the world delivered
+        itself (a site's confirmation follows from a change on that site, which is listed)."""
+        found = []
+        for site in self.sites:
+            if site not in self._start_rows:
+                self.initial_query(site, "SELECT 1")  # loads the start connection
+                self._start_rows[site] = read_rows(self._initial[site], site)
+            found += diff_rows(
+                site, self._start_rows[site], self._current_rows(site), self._delivered
+            )
+        return found
+
+    def _current_rows(self, site: str) -> SiteRows:
+        # Checks run after every step, and most steps write nothing: the rows are read again
+        # only when the database changed. The sites use SQLite's rollback journal, in which
+        # every committed write bumps the header's file change counter (bytes 24-27).
+        with open(self.db_path(site), "rb") as file:
+            stamp = file.read(28)[24:]
+        cached = self._rows_now.get(site)
+        if cached is None and stamp == self._snapshot[site][24:28]:
+            cached = self._rows_now[site] = (stamp, self._start_rows[site])  # nothing written
+        if cached is None or cached[0] != stamp:
+            conn = self.connect(site)
+            try:
+                cached = self._rows_now[site] = (stamp, read_rows(conn, site))
+            finally:
+                conn.close()
+        return cached[1]
 
     def connect(self, site: str) -> sqlite3.Connection:
         """A read-only connection to a site's database, for tasks and graders."""
@@ -237,7 +325,8 @@ class World:
         return conn.execute(sql, bound).fetchall()
 
     def deliver_mail(self, message: Message) -> None:
-        site_module("mail").deliver(str(self.db_path("mail")), message)
+        """Put a site's e-mail into the mailbox; the episode's diff leaves it out."""
+        self._delivered.add(site_module("mail").deliver(str(self.db_path("mail")), message))
 
     def session_cookie(self, site: str, user_id: int = 1) -> str:
         """A signed session cookie value that logs ``user_id`` in on ``site``."""

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf import CSRFProtect
 
-from ..common import Persona
+from ..common import Persona, register_your_apps
 from . import db
 from .data import seed_database
 from .drafts import MAX_FILE_BYTES
@@ -36,6 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.from_mapping(test_config)
+    register_your_apps(app, "forms")
     CSRFProtect(app)
     db.init_app(app)
     register_template_helpers(app)

@@ -192,22 +192,16 @@ def _day(now: datetime, days_ago: int) -> str:
 def _past_submissions(
     db: sqlite3.Connection, rng: random.Random, fake: Faker, now: datetime
 ) -> None:
-    """The persona's history: a paid expense report, a closed claim and a past appointment."""
-    trip_end = rng.randint(45, 60)
-    items = [
-        {"date": _day(now, trip_end + 2), "category": "airfare",
-         "description": "Round-trip flight", "amount": rng.randint(18000, 52000)},
-        {"date": _day(now, trip_end + 1), "category": "lodging",
-         "description": "Hotel, 2 nights", "amount": rng.randint(18000, 29000)},
-        {"date": _day(now, trip_end), "category": "meals",
-         "description": "Dinner with workshop speakers", "amount": rng.randint(2500, 7000)},
-    ]  # fmt: skip
-    expenses: dict[str, Any] = {
-        "trip_purpose": "State municipal finance workshop", "destination": fake.city(),
-        "departure_date": _day(now, trip_end + 2), "return_date": _day(now, trip_end),
-        "cost_center": "CC-220", "items": items, "receipts": [], "notes": None,
-        "total_cents": sum(item["amount"] for item in items),
-    }  # fmt: skip
+    """The persona's history: two paid expense reports, a closed claim and two past
+    appointments (so that a question about one of them must tell it from the other)."""
+    history = [
+        _past_expenses(rng, fake, now, trip_end, purpose)
+        for trip_end, purpose in zip(
+            (rng.randint(45, 60), rng.randint(95, 130)),
+            rng.sample(PAST_TRIP_PURPOSES, 2),
+            strict=True,
+        )
+    ]
     policy = db.execute(
         "SELECT * FROM policies WHERE kind = 'vehicle' ORDER BY starts_on DESC"
     ).fetchone()
@@ -221,24 +215,59 @@ def _past_submissions(
         "other_driver": fake.name(), "police_report": None,
         "estimated_amount": rng.randint(40000, 180000), "photos": [],
     }  # fmt: skip
-    office = db.execute("SELECT * FROM offices ORDER BY code").fetchone()
-    seen = _day(now, 20)
-    appointment: dict[str, Any] = {
-        "service": "drivers-license", "office": office["code"], "appointment_date": seen,
-        "appointment_time": "10:30", "appointment_at": f"{seen}T10:30:00",
-        "first_name": None, "last_name": None, "email": None, "phone": None,
-        "text_reminder": True, "notes": None,
-    }  # fmt: skip
+    offices = db.execute("SELECT * FROM offices ORDER BY code").fetchall()
     person = db.execute("SELECT * FROM users WHERE id = 1").fetchone()
-    appointment.update({key: person[key] for key in ("first_name", "last_name", "email", "phone")})
-    history = (
-        ("travel-expenses", expenses, trip_end - 3, "paid"),
-        ("insurance-claim", claim, 78, "closed"),
-        ("appointment", appointment, 30, "completed"),
-    )
+    history.append(("insurance-claim", claim, 78, "closed"))
+    for days_ago, service in ((rng.randint(15, 25), "drivers-license"), (140, "id-card")):
+        seen = _day(now, days_ago)
+        time = rng.choice(("09:00", "10:30", "13:15", "15:45"))
+        appointment: dict[str, Any] = {
+            "service": service, "office": rng.choice(offices)["code"], "appointment_date": seen,
+            "appointment_time": time, "appointment_at": f"{seen}T{time}:00",
+            "first_name": None, "last_name": None, "email": None, "phone": None,
+            "text_reminder": True, "notes": None,
+        }  # fmt: skip
+        for key in ("first_name", "last_name", "email", "phone"):
+            appointment[key] = person[key]
+        history.append(("appointment", appointment, days_ago + 10, "completed"))
     for slug, values, days_ago, status in sorted(history, key=lambda entry: -entry[2]):
         submitted = stamp(now - timedelta(days=days_ago, hours=rng.randint(1, 8)))
         record_submission(db, FORMS[slug], values, 1, submitted, status)
+
+
+#: What the persona's past business trips were for.
+PAST_TRIP_PURPOSES = (
+    "State municipal finance workshop", "Public records training", "Budget hearing in the capital",
+    "Grant writing seminar", "Emergency management drill", "Water utility site inspection",
+    "League of Cities annual meeting", "Transit authority board visit",
+)  # fmt: skip
+#: What the saved, unfinished expense report is for.
+DRAFT_PURPOSES = (
+    "Regional planning conference", "Housing policy forum", "Smart cities expo",
+    "Stormwater management course", "Library directors' retreat", "Zoning code workshop",
+    "Parks and trails summit", "Fleet electrification briefing",
+)  # fmt: skip
+
+
+def _past_expenses(
+    rng: random.Random, fake: Faker, now: datetime, trip_end: int, purpose: str
+) -> tuple[str, dict[str, Any], int, str]:
+    """One paid expense report of a past trip that ended ``trip_end`` days ago."""
+    items = [
+        {"date": _day(now, trip_end + 2), "category": "airfare",
+         "description": "Round-trip flight", "amount": rng.randint(18000, 52000)},
+        {"date": _day(now, trip_end + 1), "category": "lodging",
+         "description": "Hotel, 2 nights", "amount": rng.randint(18000, 29000)},
+        {"date": _day(now, trip_end), "category": "meals",
+         "description": "Dinner with workshop speakers", "amount": rng.randint(2500, 7000)},
+    ]  # fmt: skip
+    expenses: dict[str, Any] = {
+        "trip_purpose": purpose, "destination": fake.city(),
+        "departure_date": _day(now, trip_end + 2), "return_date": _day(now, trip_end),
+        "cost_center": rng.choice(("CC-220", "CC-110", "CC-530")), "items": items,
+        "receipts": [], "notes": None, "total_cents": sum(item["amount"] for item in items),
+    }  # fmt: skip
+    return ("travel-expenses", expenses, trip_end - 3, "paid")
 
 
 def _saved_drafts(db: sqlite3.Connection, rng: random.Random, fake: Faker, now: datetime) -> None:
@@ -246,7 +275,7 @@ def _saved_drafts(db: sqlite3.Connection, rng: random.Random, fake: Faker, now: 
     saved_at = stamp(now - timedelta(days=rng.randint(1, 4), hours=rng.randint(1, 6)))
     trip_start = rng.randint(6, 12)
     expense_draft = {
-        "trip_purpose": "Regional planning conference", "destination": fake.city(),
+        "trip_purpose": rng.choice(DRAFT_PURPOSES), "destination": fake.city(),
         "departure_date": _day(now, trip_start), "return_date": _day(now, trip_start - 2),
         "cost_center": rng.choice(("CC-310", "CC-640")),
         "items": [

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 
 from .auth import login_required
 from .db import get_db
-from .validation import check_email, check_phone, check_text
+from .validation import check_email, check_phone, check_text, normalize_phone
 
 bp = Blueprint("contacts", __name__, url_prefix="/contacts")
 
@@ -28,9 +28,11 @@ def _contact_or_404(contact_id: int) -> Row:
 
 
 def read_form() -> dict[str, str]:
-    """The submitted contact fields, trimmed; the e-mail address lower-cased."""
+    """The submitted contact fields, trimmed; the e-mail address lower-cased, the phone number
+    in the site's one form (``(555) 123-4567``)."""
     values = {name: request.form.get(name, "").strip() for name in FIELDS}
     values["email"] = values["email"].lower()
+    values["phone"] = normalize_phone(values["phone"])
     values["notes"] = values["notes"].replace("\r\n", "\n")
     return values
 

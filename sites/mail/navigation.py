@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
-from flask import Flask, g, url_for
+from flask import Flask, g, request, url_for
 
+from ..common import same_site_path
 from .db import get_db
 from .listing import all_labels, folder_counts
 
@@ -26,11 +26,7 @@ COUNTED_FOLDERS = ("inbox", "drafts", "spam")
 
 def safe_next(target: str | None) -> str:
     """``target`` if it is a path on this site, else the Inbox (no open redirects)."""
-    if target and target.startswith("/") and not target.startswith("//"):
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc and "\\" not in target:
-            return target
-    return url_for("mailbox.inbox")
+    return same_site_path(target, url_for("mailbox.inbox"), request.host)
 
 
 def sidebar_context() -> dict[str, Any]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import re
 from sqlite3 import Row
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     redirect,
@@ -73,7 +75,25 @@ def view(thread_id: int) -> str | Response:
         starred=any(message["is_starred"] for message in messages),
         move_targets=MOVE_TARGETS,
         back_url=safe_next(request.args.get("back")),
+        order_links=order_links(messages),
     )
+
+
+#: The shop's order confirmations: who sends them, and how their subject names the order.
+SHOP_SENDER = "orders@northwindmarket.example"
+_ORDER_SUBJECT = re.compile(r"\border (NM-\d{5}-\d)\b")
+
+
+def order_links(messages: list[Row]) -> dict[int, tuple[str, str]]:
+    """For each order confirmation among ``messages``, ``(order number, address of its page on
+    the shop)``, as a real shop's e-mail links to the order (when the world has the shop)."""
+    shop = (current_app.config.get("SITE_URLS") or {}).get("shop")
+    links = {}
+    for message in messages:
+        found = _ORDER_SUBJECT.search(message["subject"] or "")
+        if shop and found and message["sender"] == SHOP_SENDER:
+            links[message["id"]] = (found[1], f"{shop.rstrip('/')}/account/orders/{found[1]}")
+    return links
 
 
 @bp.route("/thread/<int:thread_id>/action", methods=("POST",))

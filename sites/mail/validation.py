@@ -39,3 +39,15 @@ def check_phone(value: str) -> str | None:
     if value and (not _PHONE.match(value) or digits < 7):
         return "Enter a valid phone number, like (555) 123-4567."
     return None
+
+
+def normalize_phone(value: str) -> str:
+    """A phone number in the site's one stored form: a ten-digit North American number (with
+    or without ``+1``, spaces, dots, dashes or brackets) as ``(555) 123-4567``; any other
+    number trimmed, as typed."""
+    digits = "".join(char for char in value if char.isdigit())
+    if len(digits) == 11 and digits.startswith("1"):
+        digits = digits[1:]
+    if len(digits) == 10 and check_phone(value) is None:
+        return f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+    return value.strip()

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from ..common import Persona
+from ..common import Persona, register_your_apps
 from . import (
     account,
     addresses,
@@ -56,6 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config is not None:
         app.config.update(test_config)
+    register_your_apps(app, "shop")
     CSRFProtect(app)
     db.init_app(app)
     formatting.register(app)

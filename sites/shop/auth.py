@@ -18,6 +18,7 @@ from flask import (
 from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
+from ..common import same_site_path
 from .cart_model import merge_guest_cart
 from .db import get_db
 
@@ -51,9 +52,7 @@ def login_required(view: View) -> View:
 
 def safe_next(target: str | None) -> str:
     """Where to go after signing in: a path on this site only, never another origin."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("catalog.home")
+    return same_site_path(target, url_for("catalog.home"), request.host)
 
 
 def find_user(login: str) -> Any:

@@ -110,7 +110,8 @@ def seed_options(seeder: Seeder, product_id: int, noun: Noun) -> None:
     rng = seeder.rng
     sizes = list(noun.sizes)
     if sizes and rng.random() < 0.3:
-        sizes = sizes[:-1]
+        # Some lack the largest size, others the smallest (by id, so the draws stay as they were).
+        sizes = sizes[:-1] if product_id % 2 else sizes[1:]
     colors: list[str] = []
     if noun.colored and (noun.sizes or rng.random() < 0.7):
         colors = rng.sample(COLORS, k=rng.randint(2, 5))

@@ -12,11 +12,15 @@ from itertools import pairwise
 from typing import Any
 
 from webenv.axtree import AxTree, Node, NotFound
-from webenv.tasks import Checks, Moves
+from webenv.tasks import ADD, ANY, Allowance, Checks, Moves
 from webenv.world import World
 
 PERSONA_ID = 1
 SITE = "forms"
+#: What going through a form's steps changes: its draft is created and saved on every step.
+FILLING: Allowance = {"drafts": ANY}
+#: What submitting a form changes: its draft, the submission and the files uploaded with it.
+SUBMITTING: Allowance = {"drafts": ANY, "submissions": ADD, "uploads": ADD}
 
 # -- stating values -----------------------------------------------------------------------
 

@@ -12,12 +12,25 @@ from typing import Any
 from webenv.sites.common import hash_password
 from webenv.sites.forms.states import US_STATES
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._forms import (
     PERSONA_ID,
     SITE,
+    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -46,6 +59,9 @@ PLACES = (
 class ChangeAddress(TaskTemplate):
     name = "forms.change_address"
     sites = ("forms",)
+    may_change = allow(
+        forms={**SUBMITTING, "users": edit("street", "street2", "city", "state", "zip")}
+    )
     tags = ("address", "account", "multi-step")
     difficulty = "medium"
     max_steps = 20
@@ -190,6 +206,7 @@ WORDS = ("Maple", "Harbor", "Copper", "Violet", "Granite", "Falcon", "Meadow", "
 class RegisterAccount(TaskTemplate):
     name = "forms.register_account"
     sites = ("forms",)
+    may_change = allow(forms={**SUBMITTING, "users": ADD})
     tags = ("registration", "account", "validation")
     difficulty = "medium"
     max_steps = 20

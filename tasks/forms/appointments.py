@@ -11,7 +11,17 @@ from datetime import date, timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._booking import (
@@ -25,6 +35,8 @@ from ._booking import (
     pick_service,
 )
 from ._forms import (
+    FILLING,
+    SUBMITTING,
     booking_days,
     click,
     clock,
@@ -53,6 +65,7 @@ def _booking_goal_parts(params: Mapping[str, Any]) -> tuple[str, str, str]:
 class BookEarliestSlot(TaskTemplate):
     name = "forms.book_earliest_slot"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("booking", "calendar", "multi-step")
     difficulty = "medium"
     max_steps = 25
@@ -108,6 +121,7 @@ def _other_service(params: dict[str, Any]) -> dict[str, Any]:
 class BookForSomeoneElse(TaskTemplate):
     name = "forms.book_for_someone_else"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("booking", "calendar", "prefilled-fields", "multi-step")
     difficulty = "hard"
     max_steps = 25
@@ -200,6 +214,7 @@ _REMINDER = "Send me a text message reminder the day before"
 class FreeTimesOnDay(TaskTemplate):
     name = "forms.free_times_on_day"
     sites = ("forms",)
+    may_change = allow(forms=FILLING)
     tags = ("info-seeking", "calendar")
     difficulty = "easy"
     answer_type = "number"
@@ -253,6 +268,7 @@ class FreeTimesOnDay(TaskTemplate):
 class BookFullyBookedDay(TaskTemplate):
     name = "forms.book_fully_booked_day"
     sites = ("forms",)
+    may_change = allow(forms=FILLING)
     tags = ("booking", "calendar", "infeasible")
     difficulty = "medium"
     feasible = False

@@ -11,12 +11,23 @@ from typing import Any
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._forms import (
     PERSONA_ID,
     SITE,
+    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -72,6 +83,11 @@ def category_name(code: str) -> str:
     return next(name for c, name, *_ in EXPENSES if c == code)
 
 
+def _in_any_order(items: list[Mapping[str, Any]]) -> list[str]:
+    """Line items as a sorted list, for comparing them whatever order they were entered in."""
+    return sorted(json.dumps(item, sort_keys=True) for item in items)
+
+
 def describe_item(item: Mapping[str, Any]) -> str:
     return (
         f"{spoken_date(item['date'])}, {category_name(item['category'])}, "
@@ -83,6 +99,7 @@ def describe_item(item: Mapping[str, Any]) -> str:
 class FileExpenseReport(TaskTemplate):
     name = "forms.file_expense_report"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("expenses", "repeated-rows", "file-upload", "multi-step")
     difficulty = "hard"
     max_steps = 25
@@ -135,9 +152,15 @@ class FileExpenseReport(TaskTemplate):
                     "departure_date": params["departure"],
                     "return_date": params["return"],
                     "cost_center": params["cost_center"],
-                    "items": params["items"],
                     "total_cents": sum(item["amount"] for item in params["items"]),
                 },
+            )
+            # The goal lists the items, it does not order them: any order is the same report.
+            items = data.get("items") or []
+            checks.expect(
+                "items",
+                _in_any_order(items) == _in_any_order(params["items"]),
+                f"items = {items!r}",
             )
             expect_files(checks, data, "receipts", [params["receipts"]])
         return checks.result()
@@ -205,6 +228,7 @@ def saved_expense_draft(world: World) -> Mapping[str, Any]:
 class FinishSavedExpenseReport(TaskTemplate):
     name = "forms.finish_saved_expense_report"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("expenses", "drafts", "resume", "file-upload")
     difficulty = "medium"
     max_steps = 20
@@ -229,13 +253,14 @@ class FinishSavedExpenseReport(TaskTemplate):
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         purpose, receipt = params["purpose"], params["receipt"][0]
+        place = params["answers"]["destination"]
         return [
-            f'I saved my expense report for the "{purpose}" trip without finishing it. Attach '
-            f"{receipt} as the receipt and submit it, without changing anything else.",
-            f'Finish my saved travel expense report ("{purpose}"): add the receipt file '
-            f"{receipt} and send the report as it is.",
-            f'Please resume the expense report I started for "{purpose}", upload {receipt} '
-            "to it and submit it. Don't start a new report.",
+            f'I saved my expense report for the "{purpose}" trip to {place} without finishing '
+            f"it. Attach {receipt} as the receipt and submit it, without changing anything else.",
+            f'Finish my saved travel expense report ("{purpose}", {place}): add the receipt '
+            f"file {receipt} and send the report as it is.",
+            f'Please resume the expense report I started for "{purpose}" in {place}, upload '
+            f"{receipt} to it and submit it. Don't start a new report.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -252,7 +277,7 @@ class FinishSavedExpenseReport(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [params["purpose"], params["receipt"][0]]
+        return [params["purpose"], params["answers"]["destination"], params["receipt"][0]]
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {
@@ -274,20 +299,24 @@ class FinishSavedExpenseReport(TaskTemplate):
 class PastExpenseTotal(TaskTemplate):
     name = "forms.past_expense_total"
     sites = ("forms",)
+    may_change = allow()
     tags = ("info-seeking", "history")
     difficulty = "easy"
     answer_type = "money"
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        row = world.query(
+        rows = world.query(
             SITE,
             "SELECT data_json FROM submissions WHERE user_id = ? AND form_slug = "
             "'travel-expenses' ORDER BY id",
             (PERSONA_ID,),
-        )[0]
-        data = json.loads(row["data_json"])
+        )
+        reports = [json.loads(row["data_json"]) for row in rows]
+        data = rng.choice(reports)
+        other = next(report for report in reports if report is not data)
         return {
+            "other_total_cents": other["total_cents"],
             "purpose": data["trip_purpose"],
             "destination": data["destination"],
             "total_cents": data["total_cents"],
@@ -316,12 +345,20 @@ class PastExpenseTotal(TaskTemplate):
         return {
             "off by a cent": self.answering(lambda t: money(t.params["total_cents"] - 1)),
             "the largest item": self.answering(lambda t: money(t.params["largest_cents"])),
+            "the other trip's report": self.answering(
+                lambda t: money(t.params["other_total_cents"])
+            ),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         observation = yield from click(observation, "link", "My account")
         links = AxTree(observation["axtree"]).find_all("link")
-        report = next(link for link in links if link.name.startswith("EXP-"))
-        observation = yield f'click("{report.id}")'
+        reports = [link.name for link in links if link.name.startswith("EXP-")]
+        for number in reports:  # open each report until it is the trip's
+            tree = AxTree(observation["axtree"])
+            observation = yield f'click("{tree.id("link", number)}")'
+            if task.params["purpose"] in observation["axtree"]:
+                break
+            observation = yield "go_back()"
         total = read_definition(observation, "Total claimed")
         yield f"send_msg_to_user({json.dumps(total)})"

@@ -5,10 +5,21 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._forms import PERSONA_ID, SITE, click, expect_no_submission, spoken_date
@@ -21,10 +32,17 @@ KINDS = {
 }
 
 
+def listed_date(iso: str) -> str:
+    """``2026-03-11`` as the account page lists it: ``11 March 2026``."""
+    day = date.fromisoformat(iso)
+    return f"{day.day} {day:%B %Y}"
+
+
 @register
 class PastConfirmationNumber(TaskTemplate):
     name = "forms.past_confirmation_number"
     sites = ("forms",)
+    may_change = allow()
     tags = ("info-seeking", "history", "account")
     difficulty = "easy"
     answer_type = "identifier"
@@ -37,13 +55,19 @@ class PastConfirmationNumber(TaskTemplate):
             "ORDER BY id",
             (PERSONA_ID,),
         )
-        row = rng.choice([row for row in rows if row["form_slug"] in KINDS])
+        # Only kinds the persona submitted more than once: the date must tell them apart.
+        slugs = [row["form_slug"] for row in rows]
+        row = rng.choice([row for row in rows if slugs.count(row["form_slug"]) > 1])
+        others = sorted(
+            (r for r in rows if r["confirmation"] != row["confirmation"]),
+            key=lambda r: r["form_slug"] != row["form_slug"],  # the same kind's first
+        )
         return {
             "form": row["form_slug"],
             "kind": KINDS[row["form_slug"]][0],
             "submitted_on": row["submitted_at"][:10],
             "confirmation": row["confirmation"],
-            "others": [r["confirmation"] for r in rows if r["confirmation"] != row["confirmation"]],
+            "others": [r["confirmation"] for r in others],
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -78,7 +102,7 @@ class PastConfirmationNumber(TaskTemplate):
         submitted = tree.children(tree.find("region", "Submitted forms"))
         for row in (node for node in submitted if node.role == "row"):
             cells = [node.name for node in tree.children(row) if node.role == "cell"]
-            if cells and cells[0] == title:
+            if cells and cells[0] == title and cells[2] == listed_date(task.params["submitted_on"]):
                 yield f"send_msg_to_user({json.dumps(cells[1])})"
                 return
         raise LookupError(f"no {title!r} on the account page")

@@ -7,12 +7,23 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._forms import (
     PERSONA_ID,
     SITE,
+    SUBMITTING,
     answer_step,
     click,
     clock,
@@ -47,6 +58,7 @@ def current_vehicle_policy(world: World) -> Mapping[str, Any]:
 class VehicleClaim(TaskTemplate):
     name = "forms.vehicle_claim"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("insurance", "claim", "file-upload", "conditional-steps")
     difficulty = "hard"
     max_steps = 20

@@ -9,11 +9,22 @@ from datetime import timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._forms import (
     SITE,
+    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -155,6 +166,7 @@ def apply(observation: Mapping[str, Any], params: Mapping[str, Any]) -> Oracle:
 class ApplyForJob(TaskTemplate):
     name = "forms.apply_for_job"
     sites = ("forms",)
+    may_change = allow(forms=SUBMITTING)
     tags = ("application", "file-upload", "repeated-rows", "multi-step")
     difficulty = "hard"
     max_steps = 25
@@ -224,6 +236,7 @@ def _without_last_job(params: dict[str, Any]) -> dict[str, Any]:
 class ApplyToClosedJob(TaskTemplate):
     name = "forms.apply_to_closed_job"
     sites = ("forms",)
+    may_change = allow()
     tags = ("application", "infeasible")
     difficulty = "medium"
     feasible = False

@@ -12,7 +12,7 @@ from typing import Any
 
 from webenv.answers import normalize_text
 from webenv.axtree import AxTree, Node, NotFound
-from webenv.tasks import Checks, Moves
+from webenv.tasks import ADD, Allowance, Checks, May, Moves, edit
 from webenv.world import World
 
 SITE = "mail"
@@ -20,6 +20,12 @@ SITE = "mail"
 PEOPLE = "('colleague', 'friend', 'family')"
 #: Most actions an oracle puts in one step.
 ACTIONS_PER_STEP = 9
+
+#: What reading mail changes: opening a message marks it read.
+READING: Allowance = {"messages": edit("is_read")}
+#: What writing mail changes: a message is added (a reply or forward also opens the original,
+#: and a forward copies its attachments).
+SENDING: Allowance = {"messages": May(add=True, edit=frozenset({"is_read"})), "attachments": ADD}
 
 
 # -- reading the mailbox ----------------------------------------------------------------------

@@ -7,8 +7,22 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.sites.mail.validation import normalize_phone
+
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._mail import SITE, Allowed, click, contact, expect_untouched, new_rows, open_contacts, people
@@ -31,6 +45,7 @@ def _off_by_one(phone: str) -> str:
 class AddContact(TaskTemplate):
     name = "mail.add_contact"
     sites = (SITE,)
+    may_change = allow(mail={"contacts": ADD})
     tags = ("contacts", "form")
     difficulty = "easy"
     max_steps = 10
@@ -66,8 +81,12 @@ class AddContact(TaskTemplate):
         rows = new_rows(world, "contacts")
         checks.expect("one contact added", len(rows) == 1, f"{len(rows)} added")
         if len(rows) == 1:
-            for key in ("name", "email", "phone", "company"):
+            for key in ("name", "email", "company"):
                 checks.expect(key, rows[0][key] == params[key], rows[0][key])
+            phone = rows[0]["phone"]
+            checks.expect(
+                "phone", normalize_phone(phone) == normalize_phone(params["phone"]), phone
+            )
         expect_untouched(checks, world, Allowed(new_contacts=1))
         return checks.result()
 
@@ -93,6 +112,7 @@ class AddContact(TaskTemplate):
 class UpdateContactPhone(TaskTemplate):
     name = "mail.update_contact_phone"
     sites = (SITE,)
+    may_change = allow(mail={"contacts": edit("phone")})
     tags = ("contacts", "edit")
     difficulty = "easy"
     max_steps = 10
@@ -123,7 +143,8 @@ class UpdateContactPhone(TaskTemplate):
             0
         ]
         after = contact(world, params["id"])
-        checks.expect("new phone number", after["phone"] == params["phone"], after["phone"])
+        same = normalize_phone(after["phone"]) == normalize_phone(params["phone"])
+        checks.expect("new phone number", same, after["phone"])
         others = {key: after[key] for key in after.keys() if key != "phone"}  # noqa: SIM118 (a Row iterates values)
         checks.expect(
             "other details kept",

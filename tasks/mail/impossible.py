@@ -8,10 +8,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._mail import (
+    READING,
     SITE,
     attached_documents,
     click,
@@ -57,6 +68,7 @@ def _nothing_found(observation: Mapping[str, Any]) -> bool:
 class ReplyToStranger(TaskTemplate):
     name = "mail.reply_to_stranger"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("infeasible", "reply", "search")
     difficulty = "medium"
     feasible = False
@@ -109,6 +121,7 @@ class ReplyToStranger(TaskTemplate):
 class ForwardMissingReceipt(TaskTemplate):
     name = "mail.forward_missing_receipt"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("infeasible", "forward", "search")
     difficulty = "medium"
     feasible = False

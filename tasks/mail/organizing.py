@@ -8,11 +8,24 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._mail import (
     PEOPLE,
+    READING,
     SITE,
     Allowed,
     click,
@@ -54,6 +67,24 @@ def _folders(world: World, ids: list[int]) -> dict[int, str]:
     return {row["id"]: row["folder"] for row in rows}
 
 
+def _own_replies(world: World, ids: list[int]) -> set[int]:
+    """The user's own sent messages in the threads of messages ``ids``."""
+    assert world.persona is not None
+    marks = ", ".join("?" * len(ids))
+    rows = world.initial_query(
+        SITE,
+        "SELECT id FROM messages WHERE is_draft = 0 AND sender = ? AND thread_id IN"
+        f" (SELECT thread_id FROM messages WHERE id IN ({marks}))",
+        [world.persona.email, *ids],
+    )
+    return {row["id"] for row in rows}
+
+
+def _rows_of(query: Any, ids: list[int]) -> list[tuple[Any, ...]]:
+    marks = ", ".join("?" * len(ids))
+    return [tuple(row) for row in query(SITE, f"SELECT * FROM messages WHERE id IN ({marks})", ids)]
+
+
 def _sender_rows(name: str, observation: Mapping[str, Any], where: str = "") -> Any:
     """Search for the messages from ``name``; return the new observation."""
     return search(f'from:"{name}" {where}'.strip(), observation)
@@ -63,6 +94,7 @@ def _sender_rows(name: str, observation: Mapping[str, Any], where: str = "") -> 
 class ArchiveFromSender(TaskTemplate):
     name = "mail.archive_from_sender"
     sites = (SITE,)
+    may_change = allow(mail={"messages": edit("folder")})
     tags = ("organize", "archive", "bulk", "search")
     difficulty = "medium"
     max_steps = 15
@@ -123,6 +155,7 @@ class ArchiveFromSender(TaskTemplate):
 class LabelFromSender(TaskTemplate):
     name = "mail.label_from_sender"
     sites = (SITE,)
+    may_change = allow(mail={"labels": ADD, "message_labels": ADD})
     tags = ("organize", "labels", "bulk", "search")
     difficulty = "hard"
     max_steps = 20
@@ -163,10 +196,25 @@ class LabelFromSender(TaskTemplate):
                     (labels[0]["id"],),
                 )
             )
+            # Labelling their conversations from the thread page also labels the user's own
+            # replies in them: the same outcome to a careful reader, so those may carry it.
+            own = _own_replies(world, params["ids"])
+            extra = set(labelled) - set(params["ids"])
             checks.expect(
-                "exactly their messages labelled", labelled == params["ids"], f"labelled {labelled}"
+                "exactly their messages labelled (and your replies in their threads)",
+                set(params["ids"]) <= set(labelled) and extra <= own,
+                f"labelled {labelled}",
             )
-        expect_untouched(checks, world, Allowed(messages=frozenset(params["ids"]), new_labels=1))
+            kept = sorted(own)
+            checks.expect(
+                "your replies otherwise unchanged",
+                _rows_of(world.query, kept) == _rows_of(world.initial_query, kept),
+                f"replies {kept}",
+            )
+            allowed = frozenset(params["ids"]) | extra
+        else:
+            allowed = frozenset(params["ids"])
+        expect_untouched(checks, world, Allowed(messages=allowed, new_labels=1))
         return checks.result()
 
     def near_misses(self) -> dict[str, NearMiss]:
@@ -217,6 +265,7 @@ def _read_conversations(world: World) -> list[dict[str, Any]]:
 class MarkUnread(TaskTemplate):
     name = "mail.mark_unread"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("organize", "read-state", "search")
     difficulty = "easy"
     max_steps = 12
@@ -272,6 +321,7 @@ class MarkUnread(TaskTemplate):
 class RestoreFromTrash(TaskTemplate):
     name = "mail.restore_from_trash"
     sites = (SITE,)
+    may_change = allow(mail={"messages": edit("folder", "is_read")})
     tags = ("organize", "trash")
     difficulty = "easy"
     max_steps = 10

@@ -14,11 +14,22 @@ from webenv.sites.mail import deliver
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._mail import (
     PEOPLE,
+    READING,
     SITE,
     contact_cells,
     expect_untouched,
@@ -62,6 +73,7 @@ def _answered(
 class CountFromSender(TaskTemplate):
     name = "mail.count_from_sender"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("info-seeking", "search", "count")
     difficulty = "medium"
     answer_type = "number"
@@ -137,6 +149,7 @@ def money(cents: int) -> str:
 class ReceiptTotal(TaskTemplate):
     name = "mail.receipt_total"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("info-seeking", "search", "receipt")
     difficulty = "easy"
     answer_type = "money"
@@ -212,6 +225,7 @@ _TOPICS = ("quarterly numbers", "launch checklist", "vendor shortlist", "hiring 
 class MeetingDate(TaskTemplate):
     name = "mail.meeting_date"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("info-seeking", "search", "date")
     difficulty = "medium"
     answer_type = "date"
@@ -278,6 +292,7 @@ class MeetingDate(TaskTemplate):
 class AttachmentName(TaskTemplate):
     name = "mail.attachment_name"
     sites = (SITE,)
+    may_change = allow(mail=READING)
     tags = ("info-seeking", "search", "attachment")
     difficulty = "easy"
     answer_type = "name"
@@ -336,6 +351,7 @@ class AttachmentName(TaskTemplate):
 class ContactPhone(TaskTemplate):
     name = "mail.contact_phone"
     sites = (SITE,)
+    may_change = allow()
     tags = ("info-seeking", "contacts")
     difficulty = "easy"
     answer_type = "phone"

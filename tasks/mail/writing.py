@@ -7,11 +7,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._mail import (
     PEOPLE,
+    SENDING,
     SITE,
     Allowed,
     attached_documents,
@@ -71,6 +82,7 @@ def _reply_threads(world: World) -> list[dict[str, Any]]:
 class ReplyToThread(TaskTemplate):
     name = "mail.reply_to_thread"
     sites = (SITE,)
+    may_change = allow(mail=SENDING)
     tags = ("compose", "reply", "search")
     difficulty = "easy"
     max_steps = 15
@@ -131,6 +143,7 @@ class ReplyToThread(TaskTemplate):
 class WriteToContact(TaskTemplate):
     name = "mail.write_to_contact"
     sites = (SITE,)
+    may_change = allow(mail=SENDING)
     tags = ("compose", "contacts")
     difficulty = "easy"
     max_steps = 15
@@ -191,6 +204,7 @@ class WriteToContact(TaskTemplate):
 class ForwardAttachment(TaskTemplate):
     name = "mail.forward_attachment"
     sites = (SITE,)
+    may_change = allow(mail=SENDING)
     tags = ("compose", "forward", "attachment", "contacts", "search")
     difficulty = "medium"
     max_steps = 20

@@ -9,10 +9,16 @@ from datetime import date
 from typing import Any
 
 from webenv.axtree import AxTree, NotFound
-from webenv.tasks import Checks, Moves
+from webenv.tasks import ADD, ANY, Allowance, Checks, Moves
 from webenv.world import World
 
 PERSONA_ID = 1
+
+#: What a purchase inevitably changes: an order and its lines are added, the cart (created by
+#: the first item put in it) is emptied. Its confirmation e-mail is the world's, not counted.
+PURCHASE: Allowance = {"orders": ADD, "order_items": ADD, "carts": ADD, "cart_items": ANY}
+#: Filling the cart without checking out.
+CART: Allowance = {"carts": ADD, "cart_items": ANY}
 
 
 def money(cents: int) -> str:
@@ -178,8 +184,35 @@ def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves
     return observation
 
 
-def default_address(world: World) -> Mapping[str, Any]:
-    return world.query(
+def expect_default_address(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
+    """Expect ``order`` shipped to the persona's default address."""
+    address = default_address(world, initial=True)
+    shipped_to = (order["ship_street"], order["ship_zip"])
+    checks.expect(
+        "shipped to the default address",
+        shipped_to == (address["street"], address["zip"]),
+        f"shipped to {', '.join(shipped_to)}",
+    )
+
+
+def expect_saved_card(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
+    """Expect ``order`` paid with a card the persona had saved before the episode (a goal
+    that says "with your saved card" is not met by typing in another card)."""
+    saved = {
+        (row["brand"], row["last4"])
+        for row in world.initial_query(
+            "shop", "SELECT brand, last4 FROM payment_methods WHERE user_id = ?", (PERSONA_ID,)
+        )
+    }
+    paid = (order["payment_brand"], order["payment_last4"])
+    checks.expect("paid with the saved card", paid in saved, f"paid with {paid[0]} {paid[1]}")
+
+
+def default_address(world: World, initial: bool = False) -> Mapping[str, Any]:
+    """The persona's default address, now or (``initial``) as the episode started: "your
+    default address" in a goal is the one the user had, not one the agent set."""
+    read = world.initial_query if initial else world.query
+    return read(
         "shop", "SELECT * FROM addresses WHERE user_id = ? AND is_default = 1", (PERSONA_ID,)
     )[0]
 

@@ -10,7 +10,18 @@ from typing import Any
 from webenv.sites.shop.regions import STATES
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import PERSONA_ID, click, expect_unchanged, open_link
@@ -29,6 +40,7 @@ _FIELDS = ("label", "name", "street", "city", "state", "zip", "phone", "is_defau
 class AddAddress(TaskTemplate):
     name = "shop.add_address"
     sites = ("shop",)
+    may_change = allow(shop={"addresses": ADD})
     tags = ("account", "addresses", "form")
     difficulty = "medium"
     max_steps = 15

@@ -7,7 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
@@ -27,6 +38,7 @@ _WISHLIST = "SELECT product_id FROM wishlist_items WHERE user_id = ? ORDER BY pr
 class AddToWishlist(TaskTemplate):
     name = "shop.add_to_wishlist"
     sites = ("shop",)
+    may_change = allow(shop={"wishlist_items": ADD})
     tags = ("wishlist", "search")
     difficulty = "easy"
     max_steps = 15

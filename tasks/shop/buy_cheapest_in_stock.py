@@ -7,13 +7,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
+    PURCHASE,
     add_to_cart,
     checkout,
     click,
+    expect_default_address,
+    expect_saved_card,
     new_orders,
     open_cart,
     open_product,
@@ -32,16 +45,34 @@ _IN_STOCK = (
 )
 
 
+def _sold_out_cheaper(world: World, category: str, brand: str) -> bool:
+    """Whether a sold-out product of ``brand`` in ``category`` costs less than every one in
+    stock."""
+    prices = world.query(
+        "shop",
+        "SELECT MIN(CASE WHEN p.stock = 0 THEN p.price_cents END) AS sold_out,"
+        " MIN(CASE WHEN p.stock > 0 THEN p.price_cents END) AS in_stock FROM products p"
+        " JOIN categories c ON c.id = p.category_id WHERE c.name = ? AND p.brand = ?",
+        (category, brand),
+    )[0]
+    return prices["sold_out"] is not None and prices["sold_out"] < prices["in_stock"]
+
+
 @register
 class BuyCheapestInStock(TaskTemplate):
     name = "shop.buy_cheapest_in_stock"
     sites = ("shop",)
+    may_change = allow(shop=PURCHASE)
     tags = ("purchase", "checkout", "filter", "sort", "multi-step")
     difficulty = "hard"
     max_steps = 30
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         choices = world.query("shop", _CHOICES)
+        # Where the world allows, a brand and category whose cheapest product is sold out, so
+        # that "in stock" decides the answer rather than the price alone.
+        decisive = [c for c in choices if _sold_out_cheaper(world, c["category"], c["brand"])]
+        choices = decisive or choices
         while True:
             choice = rng.choice(choices)
             found = world.query("shop", _IN_STOCK, (choice["category"], choice["brand"]))
@@ -83,6 +114,8 @@ class BuyCheapestInStock(TaskTemplate):
             checks.expect(
                 "one of the cheapest product", bought == [(params["product_id"], 1)], show(lines)
             )
+            expect_default_address(checks, world, orders[0])
+            expect_saved_card(checks, world, orders[0])
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

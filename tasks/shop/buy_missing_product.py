@@ -8,7 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import buy, expect_no_purchase, pick_item, search
@@ -18,6 +28,7 @@ from ._shop import buy, expect_no_purchase, pick_item, search
 class BuyMissingProduct(TaskTemplate):
     name = "shop.buy_missing_product"
     sites = ("shop",)
+    may_change = allow()
     tags = ("purchase", "infeasible", "search")
     difficulty = "medium"
     feasible = False

@@ -8,12 +8,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import buy, expect_no_purchase, open_product, product_options
 
-#: Each size range, smallest first; a product missing the largest is the one asked for.
+#: Each size range, smallest first; a product is asked for in a size of its range it lacks.
 RANGES = (("XS", "S", "M", "L", "XL", "XXL"), ("6", "7", "8", "9", "10", "11", "12", "13"))
 
 
@@ -21,6 +31,7 @@ RANGES = (("XS", "S", "M", "L", "XL", "XXL"), ("6", "7", "8", "9", "10", "11", "
 class BuyMissingSize(TaskTemplate):
     name = "shop.buy_missing_size"
     sites = ("shop",)
+    may_change = allow()
     tags = ("purchase", "infeasible", "options")
     difficulty = "medium"
     feasible = False
@@ -32,9 +43,14 @@ class BuyMissingSize(TaskTemplate):
             options = product_options(world, product["id"])
             for sizes in RANGES:
                 if options["size"] and set(options["size"]) < set(sizes):
-                    missing = [s for s in sizes if s not in options["size"]]
-                    candidates.append((product, options, missing[-1]))
-        product, options, size = rng.choice(sorted(candidates, key=lambda c: c[0]["id"]))
+                    for size in sizes:
+                        if size not in options["size"]:
+                            candidates.append((product, options, size, sizes))
+        product, options, size, sizes = rng.choice(
+            sorted(candidates, key=lambda c: (c[0]["id"], c[3].index(c[2])))
+        )
+        # The size on offer closest to the one asked for: what a careless agent buys instead.
+        nearest = min(options["size"], key=lambda s: abs(sizes.index(s) - sizes.index(size)))
         color = rng.choice(options["color"]) if options["color"] else None
         return {
             "name": product["name"],
@@ -43,7 +59,7 @@ class BuyMissingSize(TaskTemplate):
             "nearest": {
                 "product_id": product["id"],
                 "name": product["name"],
-                "size": options["size"][-1],
+                "size": nearest,
                 "color": color,
             },
         }
@@ -75,7 +91,7 @@ class BuyMissingSize(TaskTemplate):
             item = task.params["nearest"]
             yield from buy(item, 1, observation)
 
-        return {"the largest size there is": nearest_size}
+        return {"the nearest size there is": nearest_size}
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         p = task.params

@@ -6,14 +6,26 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
+    PURCHASE,
     add_to_cart,
     checkout,
     default_address,
     describe_item,
+    expect_saved_card,
     item_values,
     line,
     new_orders,
@@ -28,6 +40,7 @@ from ._shop import (
 class BuyProduct(TaskTemplate):
     name = "shop.buy_product"
     sites = ("shop",)
+    may_change = allow(shop=PURCHASE)
     tags = ("purchase", "checkout", "multi-step")
     difficulty = "medium"
     max_steps = 30
@@ -56,13 +69,14 @@ class BuyProduct(TaskTemplate):
                 "ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}"
             )
             checks.expect("order is placed", order["status"] == "placed", order["status"])
-            address = default_address(world)
+            address = default_address(world, initial=True)
             shipped_to = (order["ship_street"], order["ship_zip"])
             checks.expect(
                 "shipped to the default address",
                 shipped_to == (address["street"], address["zip"]),
                 f"shipped to {', '.join(shipped_to)}",
             )
+            expect_saved_card(checks, world, order)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

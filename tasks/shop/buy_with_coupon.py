@@ -6,13 +6,25 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
+    PURCHASE,
     buy,
     default_address,
     describe_item,
+    expect_saved_card,
     item_values,
     line,
     new_orders,
@@ -31,6 +43,7 @@ _EXPIRED = "SELECT code FROM coupons WHERE active = 1 AND expires_at < ? ORDER B
 class BuyWithCoupon(TaskTemplate):
     name = "shop.buy_with_coupon"
     sites = ("shop",)
+    may_change = allow(shop=PURCHASE)
     tags = ("purchase", "checkout", "coupon", "multi-step")
     difficulty = "hard"
     max_steps = 30
@@ -81,12 +94,13 @@ class BuyWithCoupon(TaskTemplate):
                 order["coupon_code"] == params["coupon"] and order["discount_cents"] > 0,
                 f"coupon {order['coupon_code']}, discount {order['discount_cents']}",
             )
-            address = default_address(world)
+            address = default_address(world, initial=True)
             checks.expect(
                 "shipped to the default address",
                 (order["ship_street"], order["ship_zip"]) == (address["street"], address["zip"]),
                 order["ship_street"],
             )
+            expect_saved_card(checks, world, order)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

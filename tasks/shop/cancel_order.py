@@ -7,7 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._shop import buy, changed_orders, click, long_date, open_order, persona_orders, pick_item
@@ -17,6 +28,7 @@ from ._shop import buy, changed_orders, click, long_date, open_order, persona_or
 class CancelOrder(TaskTemplate):
     name = "shop.cancel_order"
     sites = ("shop",)
+    may_change = allow(shop={"orders": edit("status")})
     tags = ("orders", "account", "cancel")
     difficulty = "easy"
     max_steps = 20

@@ -7,7 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._shop import PERSONA_ID, click, expect_unchanged, open_link
@@ -19,6 +30,7 @@ _PROFILE = "SELECT first_name, last_name, email, phone, newsletter FROM users WH
 class ChangePhone(TaskTemplate):
     name = "shop.change_phone"
     sites = ("shop",)
+    may_change = allow(shop={"users": edit("phone")})
     tags = ("account", "settings", "form")
     difficulty = "easy"
     max_steps = 15

@@ -8,7 +8,17 @@ from typing import Any
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import money, new_orders
@@ -18,6 +28,7 @@ from ._shop import money, new_orders
 class CheapestByBrand(TaskTemplate):
     name = "shop.cheapest_by_brand"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "filter", "sort")
     difficulty = "medium"
     answer_type = "money"

@@ -6,10 +6,21 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
+    CART,
     add_to_cart,
     cart_lines,
     describe_item,
@@ -26,6 +37,7 @@ from ._shop import (
 class FillCart(TaskTemplate):
     name = "shop.fill_cart"
     sites = ("shop",)
+    may_change = allow(shop=CART)
     tags = ("cart", "multi-item")
     difficulty = "medium"
     max_steps = 30

@@ -9,7 +9,17 @@ from datetime import date, timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
@@ -27,6 +37,7 @@ from ._shop import (
 class OrderDate(TaskTemplate):
     name = "shop.order_date"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "orders", "account", "search")
     difficulty = "medium"
     answer_type = "date"

@@ -8,7 +8,17 @@ from typing import Any
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import definition, expect_unchanged, money, open_order, persona_orders, say
@@ -18,6 +28,7 @@ from ._shop import definition, expect_unchanged, money, open_order, persona_orde
 class OrderTotal(TaskTemplate):
     name = "shop.order_total"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "orders", "account")
     difficulty = "easy"
     answer_type = "money"

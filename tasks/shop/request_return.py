@@ -11,7 +11,19 @@ from typing import Any
 from webenv.sites.shop.returns_model import REASONS, RETURN_WINDOW_DAYS
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._shop import (
@@ -32,6 +44,7 @@ REFUNDS = {"original": "original payment method", "store_credit": "store credit"
 class RequestReturn(TaskTemplate):
     name = "shop.request_return"
     sites = ("shop",)
+    may_change = allow(shop={"returns": ADD, "return_items": ADD, "orders": edit("status")})
     tags = ("orders", "returns", "form", "multi-step")
     difficulty = "hard"
     max_steps = 20

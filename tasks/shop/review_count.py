@@ -8,7 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import expect_unchanged, open_product, say
@@ -20,6 +30,7 @@ _COUNT = re.compile(r"^(\d+) customer reviews?$")
 class ReviewCount(TaskTemplate):
     name = "shop.review_count"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "search", "reviews")
     difficulty = "easy"
     answer_type = "number"

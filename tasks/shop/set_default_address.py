@@ -7,7 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
 from ._shop import PERSONA_ID, click, default_address, expect_unchanged, open_link
@@ -19,6 +30,7 @@ _BOOK = "SELECT id, label, name, street, city, state, zip, phone FROM addresses 
 class SetDefaultAddress(TaskTemplate):
     name = "shop.set_default_address"
     sites = ("shop",)
+    may_change = allow(shop={"addresses": edit("is_default")})
     tags = ("account", "addresses")
     difficulty = "easy"
     max_steps = 15

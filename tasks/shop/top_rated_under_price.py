@@ -7,7 +7,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import click, expect_unchanged, say
@@ -17,6 +27,7 @@ from ._shop import click, expect_unchanged, say
 class TopRatedUnderPrice(TaskTemplate):
     name = "shop.top_rated_under_price"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "filter", "sort", "reviews")
     difficulty = "medium"
     answer_type = "name"

@@ -8,7 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import expect_unchanged, long_date, open_link, persona_orders, row_link, say
@@ -18,6 +28,7 @@ from ._shop import expect_unchanged, long_date, open_link, persona_orders, row_l
 class TrackingNumber(TaskTemplate):
     name = "shop.tracking_number"
     sites = ("shop",)
+    may_change = allow()
     tags = ("info-seeking", "orders", "account")
     difficulty = "medium"
     answer_type = "identifier"

@@ -9,7 +9,18 @@ from typing import Any
 
 from webenv.answers import normalize_text
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
 from ._shop import PERSONA_ID, click, expect_unchanged, open_product
@@ -34,6 +45,7 @@ BODIES = {
 class WriteReview(TaskTemplate):
     name = "shop.write_review"
     sites = ("shop",)
+    may_change = allow(shop={"reviews": ADD})
     tags = ("reviews", "form")
     difficulty = "medium"
     max_steps = 15

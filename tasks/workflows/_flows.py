@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from webenv.sites.common import Message
+from webenv.sites.common import APP_NAMES, Message
 from webenv.sites.mail import deliver
 
 from webenv.axtree import AxTree
@@ -150,8 +150,28 @@ def site_url(observation: Mapping[str, Any], site: str, path: str = "/") -> str:
     return f"{parts.scheme}://{site}.localhost{port}{path}"
 
 
+#: The links a user follows from a site's home page to reach a page of it.
+_PATHS = {
+    "/": (),
+    "/account/orders": ("Orders",),
+    "/account/addresses": ("Account", "Manage addresses"),
+}
+
+
 def go(site: str, path: str, observation: Mapping[str, Any]) -> Moves:
-    observation = yield f"goto({json.dumps(site_url(observation, site, path))})"
+    """Go to ``path`` on ``site`` as a user would: through the "Your apps" menu of the page
+    the agent is on, then the site's own links."""
+    tree = AxTree(observation["axtree"])
+    if urlsplit(observation["url"]).hostname == f"{site}.localhost":
+        app = tree.find("link", contains=APP_NAMES[site])  # the site's own logo: its home
+    else:
+        menu = tree.children(tree.find("navigation", "Your apps"))
+        app = next(node for node in menu if node.role == "link" and node.name == APP_NAMES[site])
+    observation = yield f'click("{app.id}")'
+    for name in _PATHS[path]:
+        tree = AxTree(observation["axtree"])
+        link = tree.find("link", name) if name != "Account" else tree.find("link", contains=name)
+        observation = yield f'click("{link.id}")'
     return observation
 
 
@@ -216,7 +236,14 @@ def email_contact(name: str, subject: str, body: str, observation: Mapping[str, 
 
 
 def open_order(number: str, observation: Mapping[str, Any]) -> Moves:
-    """From any page: open an order of the shop's order history."""
+    """From any page: open an order of the shop's order history; from its confirmation
+    e-mail, through the e-mail's link to it."""
+    links = AxTree(observation["axtree"]).find_all(
+        "link", f"View order {number} on Northwind Market"
+    )
+    if links:
+        observation = yield f'click("{links[0].id}")'
+        return observation
     observation = yield from go("shop", "/account/orders", observation)
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.id("link", number)}")'

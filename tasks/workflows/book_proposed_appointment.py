@@ -12,9 +12,22 @@ from typing import Any
 from webenv.sites.forms.definitions.appointment import SERVICES
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..forms._forms import SUBMITTING
+from ..forms.appointments import own_contact
+from ..mail._mail import READING
 from ._flows import deliver_mail, first_name, go, new_rows, pick_contacts, read, search_mail
 
 SUBJECT = "Your {service} appointment"
@@ -39,6 +52,7 @@ def slot_texts(starts_at: str) -> dict[str, str]:
 class BookProposedAppointment(TaskTemplate):
     name = "workflows.book_proposed_appointment"
     sites = ("mail", "forms")
+    may_change = allow(mail=READING, forms=SUBMITTING)
     tags = ("cross-site", "booking", "email", "multi-step-form")
     difficulty = "hard"
     max_steps = 30
@@ -85,11 +99,12 @@ class BookProposedAppointment(TaskTemplate):
         name = params["contact"]["name"]
         return [
             f"{name} offered by e-mail to take me to a service-center appointment. Book it on "
-            "the forms portal for the service, place, day and time they proposed.",
+            "the forms portal for the service, place, day and time they proposed, under my own "
+            "contact details.",
             f"Book the appointment {name} suggested in their e-mail (same service, service "
             "center, day and time), with your own contact details.",
-            f"Read {name}'s e-mail about an appointment and book exactly that slot on the "
-            "Civic Forms portal.",
+            f"Read {name}'s e-mail about an appointment and book exactly that slot for me on "
+            "the Civic Forms portal, with my contact details.",
         ]
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
@@ -107,6 +122,9 @@ class BookProposedAppointment(TaskTemplate):
             for key in ("service", "office", "appointment_date", "appointment_time"):
                 wanted = params[key.removeprefix("appointment_")]
                 checks.expect(key, data.get(key) == wanted, f"{data.get(key)!r}")
+            # The appointment is the user's: booked under their own details, not the relative's.
+            for key, wanted in own_contact(world).items():
+                checks.expect(key, data.get(key) == wanted, f"{data.get(key)!r}")
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
@@ -116,7 +134,10 @@ class BookProposedAppointment(TaskTemplate):
         def decoy(task: Task, observation: Mapping[str, Any]) -> Oracle:
             return self._solve(task.params, observation, task.params["decoy"])
 
-        return {"another time or place": decoy}
+        def relatives_details(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            return self._solve(task.params, observation, booker=task.params["contact"])
+
+        return {"another time or place": decoy, "under the relative's details": relatives_details}
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         return self._solve(task.params, observation)
@@ -126,6 +147,7 @@ class BookProposedAppointment(TaskTemplate):
         params: Mapping[str, Any],
         observation: Mapping[str, Any],
         override: Mapping[str, str] | None = None,
+        booker: Mapping[str, str] | None = None,
     ) -> Oracle:
         observation = yield from search_mail(params["contact"]["name"], "appointment", observation)
         proposal = {**read(PROPOSAL, observation).groupdict(), **(override or {})}
@@ -146,7 +168,15 @@ class BookProposedAppointment(TaskTemplate):
         observation = yield f'check("{radio.id}")\n' + _continue(tree)
         tree = AxTree(observation["axtree"])
         observation = yield f'check("{tree.id("radio", time)}")\n' + _continue(tree)
-        observation = yield _continue(AxTree(observation["axtree"]))
+        tree = AxTree(observation["axtree"])
+        fills = []
+        if booker is not None:  # (a near-miss) someone else's details on the contact step
+            first, _, last = booker["name"].partition(" ")
+            for label, value in (("First name", first), ("Last name", last)):
+                fills.append(f'fill("{tree.id("textbox", label)}", {json.dumps(value)})')
+            email = booker["email"]
+            fills.append(f'fill("{tree.id("textbox", "Email address")}", {json.dumps(email)})')
+        observation = yield "\n".join([*fills, _continue(tree)])
         yield f'click("{AxTree(observation["axtree"]).id("button", "Confirm booking")}")'
 
 

@@ -6,12 +6,26 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ..shop._shop import (
+    PURCHASE,
     add_to_cart,
     checkout,
+    expect_default_address,
+    expect_saved_card,
     line,
     new_orders,
     open_cart,
@@ -45,6 +59,7 @@ REQUEST = (
 class BuyRequestedItem(TaskTemplate):
     name = "workflows.buy_requested_item"
     sites = ("shop", "mail")
+    may_change = allow(shop=PURCHASE, mail=SENDING)
     tags = ("cross-site", "purchase", "checkout", "email", "reply")
     difficulty = "hard"
     max_steps = 40
@@ -101,6 +116,8 @@ class BuyRequestedItem(TaskTemplate):
             wanted = [line(params["item"], params["quantity"])]
             lines = orders[0]["lines"]
             checks.expect("ordered what was asked", lines == wanted, f"ordered {show(lines)}")
+            expect_default_address(checks, world, orders[0])
+            expect_saved_card(checks, world, orders[0])
         message = expect_one_email(checks, world, params["contact"]["email"], [number])
         if message is not None:
             named = set(ORDER_NUMBER.findall(message["body"].split("\n> ")[0]))

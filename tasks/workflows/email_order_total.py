@@ -8,9 +8,20 @@ from typing import Any
 
 from webenv.answers import grade
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ._flows import (
     STATUS_LABELS,
     email_contact,
@@ -37,6 +48,7 @@ def latest_by_status(world: World) -> dict[str, dict[str, Any]]:
 class EmailOrderTotal(TaskTemplate):
     name = "workflows.email_order_total"
     sites = ("shop", "mail")
+    may_change = allow(mail=SENDING)
     tags = ("cross-site", "email", "order-history")
     difficulty = "medium"
     max_steps = 25

@@ -7,9 +7,20 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ._flows import (
     ORDER_NUMBER,
     STATUS_LABELS,
@@ -28,6 +39,7 @@ from ._flows import (
 class ForwardConfirmation(TaskTemplate):
     name = "workflows.forward_confirmation"
     sites = ("shop", "mail")
+    may_change = allow(mail=SENDING)
     tags = ("cross-site", "email", "forward", "order-history")
     difficulty = "medium"
     max_steps = 25

@@ -7,9 +7,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import READING
 from ..shop._shop import PERSONA_ID, click, open_link
 from ._flows import deliver_mail, expect_no_orders, go, open_mail, read, sent_messages
 
@@ -26,6 +38,7 @@ _PHONE = r"\(\d{3}\) 555-\d{4}"
 class PhoneFromCarrier(TaskTemplate):
     name = "workflows.phone_from_carrier"
     sites = ("shop", "mail")
+    may_change = allow(shop={"users": edit("phone")}, mail=READING)
     tags = ("cross-site", "email", "account", "settings")
     difficulty = "medium"
     max_steps = 20
@@ -44,17 +57,22 @@ class PhoneFromCarrier(TaskTemplate):
             f"Welcome to {carrier['name']}!\n\nYour number has been switched over. Your new "
             f"phone number is {phone}. It is active from today.\n\nThe {carrier['name']} team",
         )
-        return {"carrier": carrier["name"], "carrier_email": carrier["email"], "phone": phone}
+        return {
+            "carrier": carrier["name"],
+            "carrier_email": carrier["email"],
+            "phone": phone,
+            "old_phone": current,
+        }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
-        carrier = params["carrier"]
+        carrier, old = params["carrier"], params["old_phone"]
         return [
             f"{carrier} e-mailed you your new phone number. Put that number in your Northwind "
-            "Market account settings, and change nothing else.",
-            f"Update the phone number of my Northwind Market account to the new number "
-            f"{carrier} sent me by e-mail.",
-            f"My phone number changed: {carrier} told me the new one by e-mail. Make the shop "
-            "account use it.",
+            f"Market account settings in place of {old}, and change nothing else.",
+            f"Update the phone number of my Northwind Market account (now {old}) to the new "
+            f"number {carrier} sent me by e-mail.",
+            f"My phone number changed from {old}: {carrier} told me the new one by e-mail. "
+            "Make the shop account use it.",
         ]
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
@@ -73,7 +91,7 @@ class PhoneFromCarrier(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [params["carrier"]]
+        return [params["carrier"], params["old_phone"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {

@@ -11,9 +11,20 @@ from webenv.sites.mail.operations import apply_label
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import READING
 from ._flows import (
     ORDER_NUMBER,
     STATUS_LABELS,
@@ -24,18 +35,27 @@ from ._flows import (
     order_rows,
     persona_orders,
     read,
-    rows,
     sent_messages,
 )
 
-LABEL = "Receipts"
+#: Labels the user keeps receipts under, one drawn per episode (none is one of the mailbox's own).
+LABELS = (
+    "Tax receipts", "Expenses 2026", "Bookkeeping", "For taxes", "To reimburse", "Purchases",
+    "Paperwork", "Household bills", "Accounting", "Keep for taxes", "Deductible",
+    "Shop receipts", "Records", "Spending", "Tax return", "Claimable", "Budget",
+    "Online orders", "Year-end", "Ledger",
+)  # fmt: skip
 
 
 def label_messages(world: World, ids: list[int], label: str) -> None:
-    """Give messages of the episode's mailbox a label."""
-    label_id = rows(world, "mail", "SELECT id FROM labels WHERE name = ?", (label,))[0]["id"]
+    """Create the user's label ``label`` in the episode's mailbox and put it on messages."""
     with sqlite3.connect(world.db_path("mail")) as connection:
-        apply_label(connection, ids, label_id)
+        found = connection.execute("SELECT id FROM labels WHERE name = ?", (label,)).fetchone()
+        if found is None:
+            found = connection.execute(
+                "INSERT INTO labels (user_id, name) VALUES (1, ?) RETURNING id", (label,)
+            ).fetchone()
+        apply_label(connection, ids, found[0])
     connection.close()
 
 
@@ -43,6 +63,7 @@ def label_messages(world: World, ids: list[int], label: str) -> None:
 class ReceiptsTax(TaskTemplate):
     name = "workflows.receipts_tax"
     sites = ("shop", "mail")
+    may_change = allow(mail=READING)
     tags = ("cross-site", "info-seeking", "labels", "order-history", "arithmetic")
     difficulty = "hard"
     answer_type = "money"
@@ -50,24 +71,42 @@ class ReceiptsTax(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         orders = persona_orders(world)
+        # (an order without tax would let "$0" win on a seed whose count is that order only)
         delivered = [o for o in orders if o["status"] == "delivered"]
-        others = [o for o in orders if o["status"] != "delivered" and o["tax_cents"]]
+        # A persona whose orders carry no sales tax (a state without it) is asked for the
+        # subtotals instead: "$0" must not be the answer without looking.
+        term = "Tax" if any(o["tax_cents"] for o in delivered) else "Subtotal"
+        key = "tax_cents" if term == "Tax" else "subtotal_cents"
+        delivered = [o for o in delivered if o[key]]
+        others = [o for o in orders if o["status"] != "delivered" and o[key]]
         # Leave a delivered order unlabelled when no other order can be labelled, so that
         # neither "every labelled order" nor "every delivered order" is the answer.
         count = max(1, min(2, len(delivered) - (0 if others else 1)))
         chosen = rng.sample(delivered, count) + rng.sample(others, min(1, len(others)))
-        label_messages(world, [confirmation_id(world, o["number"]) for o in chosen], LABEL)
+        label = rng.choice(LABELS)
+        label_messages(world, [confirmation_id(world, o["number"]) for o in chosen], label)
         counted = [o for o in chosen if o["status"] == "delivered"]
-        tax = sum(o["tax_cents"] for o in counted)
-        labelled, all_delivered = (sum(o["tax_cents"] for o in x) for x in (chosen, delivered))
+        tax = sum(o[key] for o in counted)
+        labelled, all_delivered = (sum(o[key] for o in x) for x in (chosen, delivered))
         return {
-            "label": LABEL,
+            "term": term,
+            "label": label,
             "tax_cents": tax,
             "wrong_sum_cents": labelled if labelled != tax else all_delivered,
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         label = params["label"]
+        if params["term"] == "Subtotal":
+            return [
+                f"How much did I spend before tax and shipping, in total, on my delivered "
+                f'Northwind Market orders whose confirmation e-mails carry the "{label}" label?',
+                f'Some Northwind Market order confirmations in my mailbox are labelled "{label}". '
+                "Of those orders, add up the subtotals of the ones that have been delivered and "
+                "tell me the sum.",
+                f"What is the combined subtotal of the Northwind Market orders that were "
+                f'delivered and whose confirmations are labelled "{label}" in my e-mail?',
+            ]
         return [
             f"How much sales tax did I pay in total on my delivered Northwind Market orders "
             f'whose confirmation e-mails carry the "{label}" label?',
@@ -117,7 +156,10 @@ class ReceiptsTax(TaskTemplate):
             row = next(r for r in order_rows(observation) if r["number"] == number)
             observation = yield f'click("{row["link"]}")'
             total += parse_money(
-                read(r'term "Tax"\n\s*\[\d+\] definition "([^"]+)"', observation)[1]
+                read(
+                    rf'term "{task.params["term"]}"\n\s*\[\d+\] definition "([^"]+)"',
+                    observation,
+                )[1]
             )
             observation = yield "go_back()"
         yield f'send_msg_to_user("{money(total)}")'

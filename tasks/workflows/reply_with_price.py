@@ -9,9 +9,20 @@ from typing import Any
 
 from webenv.answers import grade
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ..shop._shop import open_product
 from ._flows import (
     amounts,
@@ -37,6 +48,7 @@ _QUOTE_HEADER = re.compile(r"^On .+ wrote:\s*$", re.MULTILINE)
 class ReplyWithPrice(TaskTemplate):
     name = "workflows.reply_with_price"
     sites = ("shop", "mail")
+    may_change = allow(mail=SENDING)
     tags = ("cross-site", "email", "reply", "catalog")
     difficulty = "medium"
     max_steps = 25

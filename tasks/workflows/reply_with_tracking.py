@@ -7,9 +7,20 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ._flows import (
     ORDER_NUMBER,
     deliver_mail,
@@ -35,6 +46,7 @@ SUBJECT = "Tracking for the {item}?"
 class ReplyWithTracking(TaskTemplate):
     name = "workflows.reply_with_tracking"
     sites = ("shop", "mail")
+    may_change = allow(mail=SENDING)
     tags = ("cross-site", "email", "reply", "order-history")
     difficulty = "hard"
     max_steps = 30

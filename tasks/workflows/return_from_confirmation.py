@@ -8,9 +8,22 @@ from datetime import timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import READING
 from ._flows import (
     ORDER_NUMBER,
     expect_no_orders,
@@ -44,6 +57,9 @@ def returnable(world: World) -> list[dict[str, Any]]:
 class ReturnFromConfirmation(TaskTemplate):
     name = "workflows.return_from_confirmation"
     sites = ("shop", "mail")
+    may_change = allow(
+        shop={"returns": ADD, "return_items": ADD, "orders": edit("status")}, mail=READING
+    )
     tags = ("cross-site", "returns", "email", "order-history")
     difficulty = "hard"
     max_steps = 25

@@ -9,9 +9,20 @@ from typing import Any
 
 from webenv.answers import grade_address
 from webenv.axtree import AxTree
-from webenv.tasks import Answer, CheckResult, Checks, NearMiss, Oracle, Task, TaskTemplate, register
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
 from webenv.world import World
 
+from ..mail._mail import SENDING
 from ._flows import (
     PERSONA_ID,
     deliver_mail,
@@ -36,6 +47,7 @@ ASK = "Could you send me the “{label}” address from your Northwind Market ad
 class SendSavedAddress(TaskTemplate):
     name = "workflows.send_saved_address"
     sites = ("shop", "mail")
+    may_change = allow(mail=SENDING)
     tags = ("cross-site", "email", "reply", "address-book")
     difficulty = "medium"
     max_steps = 25

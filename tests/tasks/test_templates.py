@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from gymnasium.vector import VectorEnv
 
+import webenv
 from tests import rotation
 from webenv.agents import RandomAgent
 from webenv.answers import KINDS
 from webenv.perturb.plans import make_plan
-from webenv.tasks import Answer, Task, TaskTemplate, templates
+from webenv.tasks import DONE, Answer, Task, TaskTemplate, collateral_near_misses, templates
 from webenv.world import World
 
 ALL = sorted(templates())
@@ -140,21 +141,32 @@ def test_the_untouched_world_fails_every_check(name):
         world.close()
 
 
-@pytest.mark.parametrize(
-    ("name", "steps"),
-    [(name, 40) for name in NOOP_EPISODES]
-    + [
-        pytest.param(name, 40, marks=pytest.mark.suite) for name in ALL if name not in NOOP_EPISODES
-    ],
-)
-def test_doing_nothing_earns_nothing(task_env, name, steps):
+#: A template of each site, and in the full matrix every template, for the real idle episodes.
+IDLE = [*NOOP_EPISODES] + [
+    pytest.param(name, marks=pytest.mark.suite) for name in ALL if name not in NOOP_EPISODES
+]
+
+
+@pytest.mark.parametrize("name", IDLE)
+def test_doing_nothing_earns_nothing(task_env, name):
     env = task_env(name)
     env.reset(seed=rotation.seeds("noop", name)[0])
-    for _ in range(steps):
+    for _ in range(3):
+        _, reward, terminated, truncated, _ = env.step("noop()")
+        assert reward == 0.0 and not terminated and not truncated
+    # Saying it is done (the final action an agent ends with) is graded on the untouched state.
+    _, reward, terminated, _, _ = env.step(DONE)
+    assert terminated and reward == 0.0, webenv.grader_view(env).check
+
+
+@pytest.mark.parametrize("name", IDLE)
+def test_idling_to_the_step_limit_earns_nothing(task_env, name):
+    env = task_env(name)
+    env.reset(seed=rotation.seeds("idle", name)[0])
+    truncated = False
+    while not truncated:
         _, reward, terminated, truncated, _ = env.step("noop()")
         assert reward == 0.0 and not terminated
-        if truncated:
-            break
 
 
 @pytest.mark.parametrize(
@@ -175,12 +187,26 @@ def test_random_agent_earns_nothing(task_env, name, steps, seed):
 
 
 def _near_miss_cases() -> list[Any]:
-    return [
-        case
-        for name in ALL
-        for label in templates()[name].near_misses()
-        for case in cases("near-miss", name, NEAR_MISS_SEEDS, label)
-    ]
+    """Every near-miss of every template on the full matrix's seeds; each run, one of the
+    template's own near-misses and one of its collateral damages on this run's seed."""
+    chosen = []
+    for name in ALL:
+        template = templates()[name]
+        collateral = set(collateral_near_misses(template))
+        own = [label for label in template.near_misses() if label not in collateral]
+        for kind, labels in (("own", own), ("collateral", sorted(collateral))):
+            if labels:
+                label = rotation.choice(labels, "near-miss", name, kind)
+                chosen += [(name, label, seed) for seed in rotation.seeds("near-miss", name, label)]
+    cases = [pytest.param(*case) for case in chosen]
+    for name in ALL:
+        for label in templates()[name].near_misses():
+            cases += [
+                pytest.param(name, label, seed, marks=pytest.mark.suite)
+                for seed in NEAR_MISS_SEEDS
+                if (name, label, seed) not in chosen
+            ]
+    return cases
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -196,6 +222,24 @@ def test_near_misses_earn_nothing(task_env, run_policy, name, label, seed):
 
 
 # -- goals and instances (no browser) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ("shop.buy_product", "mail.reply_to_thread", "forms.file_expense_report")
+)
+def test_the_harness_grades_a_policy_that_stops_without_a_final_action(task_env, run_policy, name):
+    # A near-miss ends by stopping; the harness then says "done" for it. A policy that does
+    # the task right and stops (the oracle without its final action) must earn 1.0 there, or
+    # a near-miss that really solves the task would pass unnoticed.
+    template = templates()[name]
+    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
+
+    def stops(task: Task, observation: Mapping[str, Any]):
+        return moves(template, task, observation)
+
+    reward, info = run_policy(task_env(name), 0, stops)
+    assert reward == 1.0, info.get("check")
+    assert info["trail"][-2][0].startswith("policy stopped") and info["trail"][-1][0] == DONE
 
 
 @pytest.mark.parametrize("name", ALL)

@@ -3,8 +3,9 @@
 It sits between the site server and each site's app. With an empty plan it hands requests
 straight through. Otherwise every kind in the plan sees each request before the site does
 (and may answer it), and each HTML page the site serves on a page load before the browser does
-(and may change it). It counts page loads per site, which is what plans are timed by, so the
-same actions meet the same perturbations.
+(and may change it). It finds each request's endpoint in the site's URL map, so that walls guard
+every route of a step (:mod:`.guarded`). It counts page loads per site, which is what plans are
+timed by, so the same actions meet the same perturbations.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from werkzeug.wrappers import Request, Response
 
 from .base import Active, EventLog, Page, Probe
+from .guarded import ENDPOINT_KEY, URL_MAP_KEY, endpoint_of
 from .plans import KINDS, Plan
 from .popups import Popup
 
@@ -101,11 +103,16 @@ class Perturber:
     def wrap(self, site: str, app: WSGIApp) -> WSGIApp:
         """``app`` with this perturber in front of it."""
 
+        # A Flask app's routes, so that walls guard steps by endpoint rather than by address.
+        url_map = getattr(app, "url_map", None)
+
         def perturbed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
             with self._lock:
                 actives = [a for a in self.actives if a.planned.site == site]
             if not actives:
                 return app(environ, start_response)
+            environ[URL_MAP_KEY] = url_map
+            environ[ENDPOINT_KEY] = endpoint_of(url_map, environ)
             return self._serve(site, actives, app, environ)(environ, start_response)
 
         return perturbed

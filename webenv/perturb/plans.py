@@ -97,7 +97,16 @@ class Plan:
         return any(item.kind.startswith("walls.session") for item in self.items)
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole plan, parameters included (codes, salts): for the trusted record only."""
         return {"profile": self.profile, "plan": [item.to_dict() for item in self.items]}
+
+    def public_dict(self) -> dict[str, Any]:
+        """What an agent may know of the plan: which kinds strike which sites. Not when (the
+        page view, a session's moment) nor how (a one-time code, a cookie's salt)."""
+        return {
+            "profile": self.profile,
+            "plan": [{"kind": item.kind, "site": item.site} for item in self.items],
+        }
 
 
 def resolve_profile(profile: str | Mapping[str, float]) -> tuple[str, dict[str, float]]:

@@ -3,6 +3,10 @@
 The middleware expires the site's session cookie and sends the browser to the site's own
 sign-in page with ``next`` set, so that signing in again leads back to where the user was. The
 user's credentials are in the goal of every episode whose plan has a wall.
+
+A wall in front of a sensitive step guards every route of the step (:mod:`.guarded`), whatever
+the method and however the browser got there: until it is passed, opening a later step of the
+checkout or posting the order or the message straight away meets the wall too.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from werkzeug.wrappers import Request, Response
 
 from ..axtree import AxTree, NotFound
 from .base import Active, Kind, strikes
+from .guarded import guarded, start_over
 
 LOGIN_PATH = "/login"
 
@@ -27,8 +32,9 @@ _EXPIRES_ON = {
     "mail": re.compile(r"^/(?!login|logout|static/)"),
     "forms": re.compile(r"^/(account)?$"),
 }
-#: The sensitive step of each site where one is asked to sign in again.
-_SENSITIVE = {"shop": re.compile(r"^/checkout$"), "mail": re.compile(r"^/compose$")}
+#: Sites whose sensitive step (:data:`.guarded.OUTCOMES`) may ask to sign in again; not the
+#: forms, whose unfinished drafts live in the session.
+_SENSITIVE = ("shop", "mail")
 
 #: Field names of the sign-in forms, as the axtree shows them.
 _USER_FIELDS = ("Username or email", "Email or username", "Username")
@@ -50,12 +56,17 @@ class SessionExpiry(Kind):
         if active.happened("shown"):
             return None
         cookie = request.environ["webenv.cookie"]
-        patterns = _SENSITIVE if active.p["moment"] == "sensitive" else _EXPIRES_ON
-        eligible = bool(patterns[site].match(path)) and cookie in request.cookies
-        if not strikes(active, view, eligible):
+        if cookie not in request.cookies:
+            return None
+        if active.p["moment"] == "sensitive":
+            # Any route of the step, at any page view: the step is the moment.
+            if not guarded(site, request):
+                return None
+            active.state["struck"] = True
+        elif not strikes(active, view, bool(_EXPIRES_ON[site].match(path))):
             return None
         active.emit("shown", path=path)
-        target = request.full_path.rstrip("?")
+        target = start_over(site, request, view)
         response = Response(status=302, headers={"Location": f"{LOGIN_PATH}?next={target}"})
         response.delete_cookie(cookie, path="/")
         return response
@@ -91,8 +102,6 @@ class SessionExpiry(Kind):
 
 #: Where the verification form posts; answered by the middleware, never by the site.
 VERIFY_PATH = "/account/verify-code"
-#: The sensitive step of each site that asks for a code sent to the user's mailbox.
-_VERIFIED_STEP = {"shop": re.compile(r"^/checkout$"), "forms": re.compile(r"^/f/[^/]+/review$")}
 _CODE = re.compile(r"code is (\d{6})")
 
 
@@ -101,7 +110,7 @@ class VerifyCode(Kind):
     (the world's mail site) and must be typed in to go on — a recovery across sites."""
 
     name = "walls.verify_code"
-    sites = tuple(_VERIFIED_STEP)
+    sites = ("shop", "forms")
     needs_sign_in = True
     at = (1, 1)
 
@@ -120,7 +129,7 @@ class VerifyCode(Kind):
                 active.emit("recovered")
                 return Response(status=302, headers={"Location": target})
             return _verify_page(target, error="That code is not right. Check the e-mail we sent.")
-        if view is None or not _VERIFIED_STEP[active.planned.site].match(request.path):
+        if not guarded(active.planned.site, request):
             return None
         if not active.happened("shown"):
             active.emit("shown", path=request.path)
@@ -130,8 +139,11 @@ class VerifyCode(Kind):
                 f"Your verification code is {active.p['code']}. Enter it to continue. "
                 "If this wasn't you, you can ignore this e-mail.",
             )
-        active.state["back"] = request.full_path.rstrip("?")
-        return _verify_page(active.state["back"])
+        back = start_over(active.planned.site, request, view)
+        if view is not None or "back" not in active.state:
+            active.state["back"] = back
+        # A later step or a form's post, straight from the address bar: the same page, refused.
+        return _verify_page(back, status=200 if view is not None else 403)
 
     def recover(
         self, active: Active, observation: Mapping[str, Any], last_action: str
@@ -165,7 +177,7 @@ def _origin(url: str, site: str) -> str:
     return f"{scheme}//{site}.localhost:{port}"
 
 
-def _verify_page(target: str, error: str = "") -> Response:
+def _verify_page(target: str, error: str = "", status: int = 200) -> Response:
     alert = f'<p role="alert" style="color:#a00">{html.escape(error)}</p>' if error else ""
     body = (
         "<!doctype html><html lang=en><head><title>Verify it's you</title></head>"
@@ -177,4 +189,4 @@ def _verify_page(target: str, error: str = "") -> Response:
         "<input id=code name=code inputmode=numeric autocomplete=one-time-code> "
         "<button>Verify</button></form></body></html>"
     )
-    return Response(body, mimetype="text/html")
+    return Response(body, status=status, mimetype="text/html")

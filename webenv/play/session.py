@@ -18,6 +18,7 @@ from .. import actions
 from ..errors import ActionError, WebEnvError
 from ..record import RecordEpisode
 from ..tasks import env_id, get_template
+from ..trusted import grader_view
 
 #: What a played episode observes: the screenshot to show, the boxes to map clicks to ids,
 #: and the axtree for the person who prefers text.
@@ -161,9 +162,11 @@ class PlaySession:
     def state(self) -> dict[str, Any]:
         """The episode as JSON-able data: goal, page, step, outcome and the check's breakdown."""
         observation, info = self.observation, self.info
-        check = info.get("check") or {}
+        # Shown once the episode is over, to the person who played it (the trusted side).
+        trusted = grader_view(self.env)
+        check = trusted.check or {}
         return {
-            "task": (self.env.unwrapped.task.id if self.env.unwrapped.task else ""),  # type: ignore[attr-defined]
+            "task": trusted.task.id,
             "seed": self.seed,
             "goal": observation.get("goal", ""),
             "url": observation.get("url", ""),

@@ -12,14 +12,12 @@ from .. import actions
 from ..agents import RandomAgent
 from ..errors import WebEnvError
 from ..perturb import recovering
-from ..tasks import Answer, Oracle, Task
+from ..tasks import DONE, Answer, Oracle, Task
+from ..trusted import grader_view
 
 #: A policy as the oracle and near-misses are: given the task and the first observation, a
 #: generator of actions that receives each next observation.
 Policy = Callable[[Task, Mapping[str, Any]], Oracle]
-
-#: The final action a policy's run ends with when the policy stops without ending it.
-DONE = 'send_msg_to_user("Done.")'
 
 
 @dataclass
@@ -32,9 +30,10 @@ class PolicyRun:
     steps: int = 0
     terminated: bool = False
     truncated: bool = False
-    #: The last step's check breakdown (``{"success", "conditions"}``), None before a step.
+    #: The last step's check breakdown (``{"success", "conditions"}``), read through
+    #: :func:`webenv.grader_view`; None before a step.
     check: dict[str, Any] | None = None
-    #: Every perturbation event of the episode, in full.
+    #: Every perturbation event of the episode, in full (from :func:`webenv.grader_view`).
     events: list[dict[str, Any]] = field(default_factory=list)
     #: Each step as ``[action, error, url]``, and a last line saying why the policy stopped.
     trail: list[list[str]] = field(default_factory=list)
@@ -93,7 +92,8 @@ def run_policy(
         strict: stop at the first action that fails, as an error (for oracles, whose every
             action must succeed).
         finish: when the policy stops without ending the episode, send the agent's final
-            action (:data:`DONE`), as the harness does, so what it left is graded.
+            action (:data:`webenv.tasks.DONE`), as the harness does, so what it left is
+            graded.
         on_step: called with the observation and ``info`` of the reset and of every step
             (a test's assertions on what the agent is shown, for instance).
 
@@ -102,20 +102,22 @@ def run_policy(
         actions, the answer the episode ended with, and an error if the run was cut short.
     """
     observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
-    run = PolicyRun(seed=seed, events=list(info.get("events", [])), info=info)
+    trusted = grader_view(env)
+    run = PolicyRun(seed=seed, events=list(trusted.events), info=info)
     if on_step is not None:
         on_step(observation, info)
     if perturb not in (None, "none"):
         policy = recovering(policy, env)
-    steps = policy(_task(env), observation)
+    steps = policy(trusted.task, observation)
     action: str | None = _next(run, steps, None)
     while action is not None:
         observation, reward, terminated, truncated, info = env.step(action)
         run.steps += 1
         run.reward, run.info = float(reward), info
         run.terminated, run.truncated = terminated, truncated
-        run.events += info.get("events", [])
-        run.check = _check(env, info)
+        trusted = grader_view(env)
+        run.events += trusted.events
+        run.check = trusted.check
         if on_step is not None:
             on_step(observation, info)
         error = observation["last_action_error"]
@@ -147,17 +149,6 @@ def _next(run: PolicyRun, steps: Oracle, observation: Mapping[str, Any] | None) 
         run.error = f"the policy raised {error!r}"[:400]
         run.trail.append([run.error])
     return None
-
-
-def _task(env: gym.Env[Any, Any]) -> Task:
-    task = env.unwrapped.task  # type: ignore[attr-defined]
-    assert isinstance(task, Task)
-    return task
-
-
-def _check(env: gym.Env[Any, Any], info: Mapping[str, Any]) -> dict[str, Any] | None:
-    check = info.get("check")
-    return dict(check) if check is not None else None
 
 
 def _answer(action: str) -> Answer | None:

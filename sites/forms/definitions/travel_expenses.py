@@ -70,7 +70,8 @@ def total(values: Mapping[str, Any], _ctx: FormContext) -> dict[str, Any]:
 
 
 def total_highlight(values: Mapping[str, Any], _ctx: FormContext) -> list[tuple[str, str]]:
-    return [("Total claimed", format_money(values.get("total_cents", 0)))]
+    trip = f"{values.get('trip_purpose', '')}, {values.get('destination', '')}"
+    return [("Trip", trip), ("Total claimed", format_money(values.get("total_cents", 0)))]
 
 
 FORM = FormSpec(

@@ -10,6 +10,7 @@ from flask import Blueprint, g, redirect, render_template, request, session, url
 from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
+from ...common import same_site_path
 from ..db import get_db
 from ..drafts import claim_draft
 
@@ -28,9 +29,7 @@ def load_signed_in_user() -> None:
 
 def safe_next(target: str | None) -> str:
     """Where to go after signing in: a path on this site only."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("portal.account")
+    return same_site_path(target, url_for("portal.account"), request.host)
 
 
 def login_redirect() -> Response:

@@ -81,6 +81,8 @@ def test_the_persona_has_saved_drafts_and_a_history(seeded_db):
     assert drafts == [("travel-expenses", "saved"), ("job-application", "saved")]
     assert sorted(history) == [
         ("appointment", "completed"),
+        ("appointment", "completed"),
         ("insurance-claim", "closed"),
+        ("travel-expenses", "paid"),
         ("travel-expenses", "paid"),
     ]

@@ -42,6 +42,24 @@ def test_add_contact_stores_trimmed_values(client: FlaskClient, db: sqlite3.Conn
     )
 
 
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("555.201.3344", "(555) 201-3344"),
+        ("+1 555 201 3344", "(555) 201-3344"),
+        ("5552013344", "(555) 201-3344"),
+        (" (555) 201-3344 ", "(555) 201-3344"),
+        ("+44 20 7946 0958", "+44 20 7946 0958"),
+    ],
+)
+def test_phone_numbers_are_stored_in_one_form(
+    client: FlaskClient, db: sqlite3.Connection, typed: str, stored: str
+) -> None:
+    client.post("/contacts/new", data={**VALID, "phone": typed})
+    row = db.execute("SELECT phone FROM contacts WHERE email = 'rosa.diaz@example.com'").fetchone()
+    assert row["phone"] == stored
+
+
 def test_edit_contact_changes_it(client: FlaskClient, db: sqlite3.Connection) -> None:
     contact = db.execute("SELECT * FROM contacts LIMIT 1").fetchone()
     form = client.get(f"/contacts/{contact['id']}/edit").get_data(as_text=True)

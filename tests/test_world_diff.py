@@ -1,0 +1,150 @@
+"""The world's diff of the user's data since the episode's start, without a browser: rows added,
+removed and changed are named; the catalogue, mirrors and mail the world delivered are not."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+from webenv.sites.common import Message
+
+from webenv.changes import USER_DATA
+from webenv.tasks import ADD, NOTHING_ELSE, allow, edit, nothing_else_changed, templates
+from webenv.world import SnapshotStore, World
+
+SEED = 0
+
+
+@pytest.fixture(scope="module")
+def store() -> SnapshotStore:
+    return SnapshotStore()
+
+
+@pytest.fixture
+def world(store: SnapshotStore) -> Iterator[World]:
+    world = World(store=store)
+    world.restore(SEED)
+    world.mark_start()
+    yield world
+    world.close()
+
+
+def write(world: World, site: str, *statements: str) -> None:
+    """Change a site's database as a request of the site would: committed writes."""
+    conn = sqlite3.connect(world.db_path(site))
+    try:
+        for statement in statements:
+            conn.execute(statement)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def described(world: World) -> list[str]:
+    return sorted(change.describe() for change in world.changes())
+
+
+def test_a_fresh_episode_has_no_changes(world: World) -> None:
+    assert world.changes() == []
+
+
+def test_rows_added_removed_and_changed_are_named(world: World) -> None:
+    last = world.query("shop", "SELECT MAX(id) AS id FROM addresses")[0]["id"]
+    write(
+        world,
+        "shop",
+        "UPDATE users SET phone = '(555) 010-0199', newsletter = 1 - newsletter WHERE id = 1",
+        f"DELETE FROM addresses WHERE id = {last}",
+        "INSERT INTO wishlist_items (user_id, product_id, created_at) VALUES (1, 5, 'now')",
+    )
+    write(world, "mail", "UPDATE contacts SET notes = 'x' WHERE id = 3")
+    write(world, "forms", "UPDATE users SET zip = '00000' WHERE id = 1")
+    assert described(world) == [
+        "forms.users 1 changed (zip)",
+        "mail.contacts 3 changed (notes)",
+        f"shop.addresses {last} removed",
+        "shop.users 1 changed (phone, newsletter)",
+        "shop.wishlist_items 1/5 added",
+    ]
+
+
+def test_a_row_changed_back_is_no_change(world: World) -> None:
+    phone = world.query("shop", "SELECT phone FROM users WHERE id = 1")[0]["phone"]
+    write(world, "shop", "UPDATE users SET phone = 'x' WHERE id = 1")
+    assert described(world) == ["shop.users 1 changed (phone)"]
+    write(world, "shop", f"UPDATE users SET phone = '{phone}' WHERE id = 1")
+    assert world.changes() == []
+
+
+def test_every_write_is_seen_even_when_the_file_keeps_its_size(world: World) -> None:
+    # The rows are cached between writes: two writes of the same size must both be seen.
+    for value in ("a", "b"):
+        write(world, "shop", f"UPDATE users SET phone = '{value}' WHERE id = 1")
+        now = world.query("shop", "SELECT phone FROM users WHERE id = 1")[0]["phone"]
+        assert now == value and described(world) == ["shop.users 1 changed (phone)"]
+    write(world, "shop", "UPDATE users SET first_name = 'Zed' WHERE id = 1")
+    assert described(world) == ["shop.users 1 changed (first_name, phone)"]
+
+
+def test_the_catalogue_and_mirrors_are_not_the_users_data(world: World) -> None:
+    write(
+        world,
+        "shop",
+        "UPDATE products SET stock = stock - 1 WHERE id = 1",
+        "UPDATE reviews SET title = 'x' WHERE user_id != 1",
+        "INSERT INTO carts (token) VALUES ('a visitor')",
+    )
+    write(world, "mail", "UPDATE threads SET subject = 'x' WHERE id = 1")
+    write(world, "forms", "UPDATE slots SET taken = 1 - taken WHERE id = 1")
+    assert world.changes() == []
+
+
+def test_mail_the_world_delivers_is_not_counted(world: World) -> None:
+    assert world.persona is not None
+    world.deliver_mail(
+        Message(
+            "no-reply@shop.example",
+            "Shop security",
+            world.persona.email,
+            "Your code",
+            "123456",
+            datetime(2026, 3, 2),
+        )
+    )
+    assert world.changes() == []
+    write(world, "mail", "UPDATE messages SET folder = 'trash' WHERE id = 1")
+    assert described(world) == ["mail.messages 1 changed (folder)"]
+
+
+def test_a_new_episode_starts_a_new_diff(world: World) -> None:
+    write(world, "shop", "UPDATE users SET phone = 'x' WHERE id = 1")
+    assert world.changes()
+    world.restore(SEED)
+    world.mark_start()
+    assert world.changes() == []
+
+
+def test_the_condition_lists_what_the_allowance_does_not_cover(world: World) -> None:
+    write(
+        world,
+        "shop",
+        "UPDATE users SET phone = 'x' WHERE id = 1",
+        "INSERT INTO wishlist_items (user_id, product_id, created_at) VALUES (1, 5, 'now')",
+    )
+    condition = nothing_else_changed(world, allow(shop={"wishlist_items": ADD}))
+    assert condition.name == NOTHING_ELSE and not condition.passed
+    assert condition.message == "shop.users 1 changed (phone)"
+    assert not nothing_else_changed(world, allow(shop={"users": edit("email")})).passed
+    allowed = allow(shop={"wishlist_items": ADD, "users": edit("phone")})
+    assert nothing_else_changed(world, allowed).passed
+
+
+@pytest.mark.parametrize("name", sorted(templates()))
+def test_every_template_declares_what_it_may_change(name: str) -> None:
+    template = templates()[name]
+    assert template.may_change is not None, f"{name} declares no may_change"
+    for site, tables in template.may_change.items():
+        assert site in template.sites, (name, site)
+        assert set(tables) <= set(USER_DATA[site]), (name, site, set(tables) - set(USER_DATA[site]))

@@ -1,0 +1,148 @@
+"""What changed in the user's data during an episode: a row-level diff of every site.
+
+The diff compares, table by table, the rows of the user's data at the episode's start with the
+rows now, and names every row added, removed or changed. Which tables are the user's data, and
+which columns of them count, is decided here once for every site (:data:`USER_DATA`); the
+catalogue (products, offices, job openings …) and what only mirrors other rows are left out, so
+that the diff lists what a person would call "my things".
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """How the diff reads one table of the user's data."""
+
+    #: The columns that name a row across the episode.
+    key: tuple[str, ...] = ("id",)
+    #: Columns left out of the comparison (say why where the table is declared).
+    ignore: frozenset[str] = frozenset()
+    #: Which rows are the user's (an SQL condition on the table).
+    where: str = "1"
+    #: The column holding the id of a mail message, when rows that belong to mail the world
+    #: delivered itself (another site's confirmation, a perturbation's one-time code) are not
+    #: the user's doing and must not count.
+    delivered: str | None = None
+
+
+#: The user's data, per site and table. Tables not named here are not the user's: the shop's
+#: catalogue (``store_meta``, ``categories``, ``products`` — whose stock and ratings move with
+#: orders and reviews, which are tracked —, ``product_options``, ``coupons``), the mail's
+#: ``threads`` (a thread is only the index of its messages, created and named by them), the
+#: forms portal's reference data (``offices``, ``expense_categories``, ``job_openings``) and its
+#: ``slots`` (a slot is taken only by an appointment's submission, which is tracked). No site
+#: keeps sessions or CSRF tokens in its database (they live in signed cookies).
+USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
+    "shop": {
+        "users": Tracked(),
+        "addresses": Tracked(),
+        "payment_methods": Tracked(),
+        # A cart without a user is a signed-out visitor's, as on any shop: not the account's.
+        "carts": Tracked(where="user_id IS NOT NULL"),
+        "cart_items": Tracked(where="cart_id IN (SELECT id FROM carts WHERE user_id IS NOT NULL)"),
+        "orders": Tracked(),
+        "order_items": Tracked(),
+        "returns": Tracked(),
+        "return_items": Tracked(),
+        # Other customers' reviews are the catalogue's (no page edits them, and reading their
+        # 1,700 rows at every step would cost more than the rest together): the persona's
+        # (user 1 on every site) are the user's.
+        "reviews": Tracked(where="user_id = 1"),
+        "wishlist_items": Tracked(key=("user_id", "product_id")),
+    },
+    "mail": {
+        "users": Tracked(),
+        "contacts": Tracked(),
+        # ``is_read`` counts: opening a message is a change only templates that read mail
+        # allow (``webenv.suite``'s mail allowances); marking as read is a task of its own.
+        "messages": Tracked(delivered="id"),
+        "labels": Tracked(),
+        "message_labels": Tracked(key=("message_id", "label_id"), delivered="message_id"),
+        # An attachment never changes once stored: its size stands for its bytes, which are
+        # not read at every step.
+        "attachments": Tracked(ignore=frozenset({"content"}), delivered="message_id"),
+    },
+    "forms": {
+        "users": Tracked(),
+        "policies": Tracked(),
+        "drafts": Tracked(),
+        "submissions": Tracked(),
+        "uploads": Tracked(ignore=frozenset({"content"})),
+    },
+}
+
+Rows = dict[tuple[Any, ...], tuple[Any, ...]]
+#: A site's tracked rows: ``{table: (columns, {key: row})}``.
+SiteRows = dict[str, tuple[tuple[str, ...], Rows]]
+
+
+@dataclass(frozen=True)
+class RowChange:
+    """One row of the user's data that was added, removed or changed since the start."""
+
+    site: str
+    table: str
+    key: tuple[Any, ...]
+    kind: str  # "added", "removed" or "changed"
+    #: For a changed row, the columns whose values differ.
+    columns: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """``shop.orders 12 changed (status)``: how a check's message names it."""
+        key = "/".join(str(part) for part in self.key)
+        what = f"{self.kind} ({', '.join(self.columns)})" if self.columns else self.kind
+        return f"{self.site}.{self.table} {key} {what}"
+
+
+def read_rows(conn: sqlite3.Connection, site: str) -> SiteRows:
+    """Every tracked row of ``site``'s database behind ``conn``."""
+    found: SiteRows = {}
+    for table, tracked in USER_DATA.get(site, {}).items():
+        names = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+        columns = tuple(name for name in names if name not in tracked.ignore)
+        at = [columns.index(name) for name in tracked.key]
+        select = ", ".join(f'"{name}"' for name in columns)
+        rows: Rows = {}
+        for row in conn.execute(f"SELECT {select} FROM {table} WHERE {tracked.where}"):
+            values = tuple(row)
+            rows[tuple(values[i] for i in at)] = values
+        found[table] = (columns, rows)
+    return found
+
+
+def diff_rows(
+    site: str, before: SiteRows, after: SiteRows, delivered: Iterable[int] = ()
+) -> list[RowChange]:
+    """The rows added, removed or changed from ``before`` to ``after``, leaving out the rows of
+    mail messages the world ``delivered`` itself."""
+    skip = set(delivered)
+    changes = []
+    for table, tracked in USER_DATA.get(site, {}).items():
+        columns, old = before[table]
+        _, new = after[table]
+        mine = _not_delivered(columns, tracked, skip)
+        for key in sorted(old.keys() | new.keys(), key=repr):
+            was, now = old.get(key), new.get(key)
+            if was == now or not mine(was if now is None else now):
+                continue
+            if was is None:
+                changes.append(RowChange(site, table, key, "added"))
+            elif now is None:
+                changes.append(RowChange(site, table, key, "removed"))
+            else:
+                differ = tuple(c for c, a, b in zip(columns, was, now, strict=True) if a != b)
+                changes.append(RowChange(site, table, key, "changed", differ))
+    return changes
+
+
+def _not_delivered(columns: tuple[str, ...], tracked: Tracked, skip: set[int]) -> Any:
+    if tracked.delivered is None or not skip:
+        return lambda row: True
+    at = columns.index(tracked.delivered)
+    return lambda row: row[at] not in skip
