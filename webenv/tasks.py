@@ -172,10 +172,18 @@ class Task:
         return self.template.name
 
     def check(self, world: World, answer: Answer | None) -> CheckResult:
-        """The template's check, and that nothing outside what the task may change changed."""
+        """The template's check, that nothing outside what the task may change changed, and,
+        for an action task that can be done, that the agent did not end it saying it cannot
+        be: a policy that always claims so would otherwise pass every infeasible task for free.
+        (A question's answer is graded by its own check.)"""
         result = self.template.check(world, self.params, answer)
         allowance = self.template.allowance(self.params)
-        return CheckResult((*result.conditions, nothing_else_changed(world, allowance)))
+        conditions = [*result.conditions, nothing_else_changed(world, allowance)]
+        if self.template.feasible and self.template.answer_type is None and answer is not None:
+            claimed = answer.kind == "infeasible" or says_infeasible(answer.text)
+            ended = f"ended with {answer.kind}: {answer.text[:200]!r}"
+            conditions.append(Condition("did not say it cannot be done", not claimed, ended))
+        return CheckResult(tuple(conditions))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -337,8 +345,8 @@ _CANNOT = re.compile(
 )
 #: ... and claims no part of it done.
 _DID = re.compile(
-    r"\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|purchased|booked|sent|"
-    r"replied|forwarded|submitted|applied|added|saved|updated))\b",
+    r"(?<!\bbe )(?<!\bbeen )\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|"
+    r"purchased|booked|sent|replied|forwarded|submitted|applied|added|saved|updated))\b",
     re.IGNORECASE,
 )
 
