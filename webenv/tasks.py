@@ -43,12 +43,18 @@ class May:
     add: bool = False
     remove: bool = False
     edit: frozenset[str] | bool = False
+    #: Columns that may change only to one value (reading marks a message read, not unread).
+    only_to: tuple[tuple[str, Any], ...] = ()
 
     def allows(self, change: RowChange) -> bool:
         if change.kind == "added":
             return self.add
         if change.kind == "removed":
             return self.remove
+        bound = dict(self.only_to)
+        for column, value in zip(change.columns, change.values, strict=False):
+            if column in bound and value != bound[column]:
+                return False
         if isinstance(self.edit, bool):
             return self.edit
         return set(change.columns) <= self.edit
@@ -73,6 +79,11 @@ ADD = May(add=True)
 def edit(*columns: str) -> May:
     """Only these columns of the table's existing rows may change."""
     return May(edit=frozenset(columns))
+
+
+def edit_to(**values: Any) -> May:
+    """Only these columns of the table's existing rows may change, each only to its value."""
+    return May(edit=frozenset(values), only_to=tuple(values.items()))
 
 
 #: What a task may change of the user's data: ``{site: {table: May}}``. Tables and sites not
