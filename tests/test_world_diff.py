@@ -152,8 +152,9 @@ def test_every_template_declares_what_it_may_change(name: str) -> None:
 
 def test_reading_may_mark_mail_read_but_not_unread():
     # Opening a message marks it read; marking read mail unread is damage to the mailbox.
-    from webenv.changes import RowChange
     from webenv.suite.mail._mail import READING, SENDING
+
+    from webenv.changes import RowChange
 
     read = RowChange("mail", "messages", (7,), "changed", ("is_read",), (1,))
     unread = RowChange("mail", "messages", (7,), "changed", ("is_read",), (0,))
