@@ -88,6 +88,7 @@ def test_a_bad_timeout_scale_says_what_to_give(monkeypatch):
         DEFAULT_TIMEOUTS.scaled()
 
 
+@pytest.mark.browser  # Chromium in a thread of its own
 def test_an_episode_runs_with_the_stretched_timeouts(monkeypatch):
     monkeypatch.setenv("WEBENV_TIMEOUT_SCALE", "2")
 

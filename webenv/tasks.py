@@ -334,6 +334,13 @@ class TaskTemplate:
 DONE = 'send_msg_to_user("Done.")'
 
 
+def own_moves(template: TaskTemplate, task: Task, observation: Mapping[str, Any]) -> Oracle:
+    """``template``'s oracle without its final action: its moves alone, for a policy that does
+    that task as one part of something else (collateral damage, say)."""
+    moves = getattr(type(template).oracle, "__wrapped__", type(template).oracle)
+    return moves(template, task, observation)  # type: ignore[no-any-return]
+
+
 def _finishing(oracle: Callable[..., Oracle]) -> Callable[..., Oracle]:
     """``oracle``, followed by :data:`DONE` once its own moves are over."""
 
@@ -415,11 +422,8 @@ def site_home(url: str, site: str) -> str:
 
 def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
     """For every collateral damage a template's sites know: the damage first, then the
-    template's oracle; and, for a template that ends with an answer, the oracle up to its
-    answer, then the damage, then the answer. Both must earn nothing.
-
-    (An action task's episode ends at the step its check passes, so damage done after a
-    finished oracle never happens.)"""
+    template's oracle; and the oracle up to its final action (its answer, or saying it is
+    done), then the damage, then that final action. Both must earn nothing."""
     allowance = template.may_change or {}
     misses: dict[str, NearMiss] = {}
     for collateral in _COLLATERAL.values():
@@ -429,9 +433,9 @@ def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
         ):
             continue
         misses[f"{collateral.label}, then the task"] = _damage_first(template, collateral)
-        if template.answer_type is not None or not template.feasible:
-            label = f"the task, but {collateral.label} before answering"
-            misses[label] = _damage_before_answer(template, collateral)
+        ending = "answering" if template.answer_type is not None else "saying it is done"
+        label = f"the task, but {collateral.label} before {ending}"
+        misses[label] = _damage_before_answer(template, collateral)
     return misses
 
 
