@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from webenv.axtree import AxTree, NotFound
-from webenv.tasks import May, Moves, Task, edit, register_collateral
+from webenv.tasks import May, Moves, Task, edit, own_moves, register_collateral
 from webenv.world import world_now
 
 from .forms.account_changes import ChangeAddress
@@ -94,7 +94,7 @@ def change_shop_phone(task: Task, observation: Mapping[str, Any]) -> Moves:
     {"addresses": May(add=True, edit=frozenset({"is_default"}))},
 )
 def add_default_address(task: Task, observation: Mapping[str, Any]) -> Moves:
-    moves = AddAddress().oracle(_with(task, _ADDRESS), observation)
+    moves = own_moves(AddAddress(), _with(task, _ADDRESS), observation)
     return (yield from _drain(moves, observation))
 
 
@@ -142,7 +142,7 @@ def change_forms_address(task: Task, observation: Mapping[str, Any]) -> Moves:
     observation = yield f"goto({json.dumps(form)})"
     # The form takes a date within 90 days of the world's "now", which the seed fixes.
     moving = (world_now(task.seed) + timedelta(days=10)).date().isoformat()
-    moves = ChangeAddress().oracle(_with(task, {**_MOVE, "move_date": moving}), observation)
+    moves = own_moves(ChangeAddress(), _with(task, {**_MOVE, "move_date": moving}), observation)
     return (yield from _drain(moves, observation))
 
 

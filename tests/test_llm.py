@@ -31,6 +31,8 @@ def scripted_reply(messages: list[dict[str, str]]) -> str:
         return "Let me look around first."  # no action at all: the env reports it
     subject = re.search(r"Goal: .*?“(.+?)”", page).group(1)
     box = re.search(rf'\[(\d+)\] checkbox "Select “{re.escape(subject)}”" (\w+)', page)
+    if box is None and re.search(r"^URL: \S*/folder/trash", page, re.MULTILINE):
+        return 'It is back in the Inbox.\n```\nsend_msg_to_user("Done.")\n```'
     if box is None:
         trash = re.search(r'\[(\d+)\] link "Trash"', page).group(1)
         return f'The message is in the Trash.\n```\nclick("{trash}")\n```'
@@ -122,10 +124,10 @@ def test_a_real_episode_runs_end_to_end_against_the_standin(standin, tmp_path, m
     assert summary["successes"] == 1 and summary["errors"] == 0
     assert summary["agent_options"] == {"model": "standin-1", "base_url": f"{url}/v1"}
     [result] = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert result["success"] is True and result["steps"] == 4  # nonsense, Trash, check, move
+    assert result["success"] is True and result["steps"] == 5  # nonsense, Trash, check, move, done
 
     sent = app.config["requests"]
-    assert len(sent) == 6  # a 429 and a 503 were retried
+    assert len(sent) == 7  # a 429 and a 503 were retried
     assert sent[0]["messages"] == sent[1]["messages"]
     assert sent[3]["messages"] == sent[4]["messages"]
     assert {r["model"] for r in sent} == {"standin-1"}
@@ -141,7 +143,7 @@ def test_a_real_episode_runs_end_to_end_against_the_standin(standin, tmp_path, m
     assert "Error of the last action: Could not parse" in second[-1]["content"]
     assert second[-2] == {"role": "assistant", "content": "Let me look around first."}
     assert "Page:" not in second[-3]["content"]  # past pages are kept short
-    assert len(sent[-1]["messages"]) == 1 + 2 * 3 + 1  # system, 3 past turns, this page
+    assert len(sent[-1]["messages"]) == 1 + 2 * 4 + 1  # system, 4 past turns (the most), this page
 
 
 def test_a_refused_key_stops_the_run_with_advice(standin):

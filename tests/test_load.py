@@ -4,9 +4,9 @@ The oracle runs templates on a quiet machine and again while busy processes (sev
 core, started and stopped here) saturate the CPU: every episode must succeed both times,
 with the same observation at every step.
 
-The busy-machine test is slow (``SLOW``): by default it runs a handful of templates and
-seeds; ``WEBENV_LOAD_ALL=1`` runs every template, which takes hours (for a slow tier, never
-by default). The timeouts stretch with the load (``WEBENV_TIMEOUT_SCALE`` overrides it).
+The busy-machine test is slow, part of the full matrix (``suite``): it runs a handful of
+templates and seeds; ``WEBENV_LOAD_ALL=1`` runs every template, which takes hours (never by
+default). The timeouts stretch with the load (``WEBENV_TIMEOUT_SCALE`` overrides it).
 """
 
 from __future__ import annotations
@@ -34,8 +34,6 @@ from webenv.server import SiteServer
 from webenv.session import DEFAULT_TIMEOUTS, Session, Timeouts
 from webenv.tasks import env_id, get_template, templates
 
-#: The busy-machine test below saturates the CPU for minutes: a slow test.
-SLOW = True
 #: Run it over every template (hours); by default a handful.
 ALL_TEMPLATES = os.environ.get("WEBENV_LOAD_ALL") == "1"
 #: Templates whose oracle follows links and fills pages right after they load: the ones
@@ -90,6 +88,7 @@ def test_a_bad_timeout_scale_says_what_to_give(monkeypatch):
         DEFAULT_TIMEOUTS.scaled()
 
 
+@pytest.mark.browser  # Chromium in a thread of its own
 def test_an_episode_runs_with_the_stretched_timeouts(monkeypatch):
     monkeypatch.setenv("WEBENV_TIMEOUT_SCALE", "2")
 
@@ -219,6 +218,8 @@ def _oracle_run(templates: tuple[str, ...], seeds: tuple[int, ...]) -> dict[Any,
     return runs
 
 
+@pytest.mark.suite  # minutes, and the machine made busy on purpose: part of the full matrix
+@pytest.mark.browser
 def test_the_oracle_sees_the_same_pages_on_a_busy_machine():
     names = tuple(templates()) if ALL_TEMPLATES else TEMPLATES
     quiet = in_thread(lambda: _oracle_run(names, SEEDS), limit=600)

@@ -26,6 +26,7 @@ from webenv.cli import main
 from webenv.play import HeadedPlay, LivePlay, PlaySession, create_live_app, serve_live
 from webenv.play.run import default_mode
 from webenv.record import read_episode
+from webenv.tasks import DONE
 from webenv.viewer import create_app
 
 LIVE_TASK = "shop.change_phone"
@@ -174,8 +175,12 @@ def test_live_play_to_success(live: Live) -> None:
     page.click("#action-form button")
     step += 1
     live.wait_for_step(step)
+    # The task is done when the person says so.
+    page.click('#answer-form button[name="done"]')
+    step += 1
+    live.wait_for_step(step)
     live.taken += [f'click("{phone_id}")', f'fill("{phone_id}", "{phone}")',
-                   f'click("{save.args["bid"]}")']  # fmt: skip
+                   f'click("{save.args["bid"]}")', DONE]  # fmt: skip
 
     expect(page.locator("#outcome")).to_have_text("success")
     expect(page.locator("#reward")).to_have_text("1.0")
@@ -246,6 +251,8 @@ def test_headed_capture_records_real_clicks_and_typing(
 
         page.mouse.click(*center_of(elements(session), restore.args["bid"]))
         pump_until(headed, 4)
+        assert not session.done  # until the person says it is done
+        session.finish()
         assert session.done and session.reward == 1.0
         assert not headed.pump()
 
@@ -255,6 +262,7 @@ def test_headed_capture_records_real_clicks_and_typing(
         f'fill("{search["id"]}", "hello")',
         f'click("{tick.args["bid"]}")',
         f'click("{restore.args["bid"]}")',
+        DONE,
     ]
     assert record["reward"] == 1.0 and record["success"] is True
     assert record["agent"] == "human"

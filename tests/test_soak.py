@@ -24,8 +24,8 @@ from webenv.errors import InfrastructureError, WebEnvError, WorldError
 from webenv.session import Timeouts
 from webenv.world import SnapshotStore
 
-#: The soak below takes minutes: a slow test.
-SLOW = True
+#: Chromium in threads of the tests' own (see tests/conftest.py's tiers).
+pytestmark = pytest.mark.browser
 #: How long the soak may run, how many resets it aims for within that time (a quiet machine
 #: gets there), and the fewest it must do (a busy shared machine gets no further).
 SOAK_SECONDS = 180
@@ -136,6 +136,7 @@ def _memory_kb() -> int:
     return total
 
 
+@pytest.mark.suite  # minutes: part of the full matrix
 def test_hundreds_of_resets_with_renderers_killed_at_random():
     rng = random.Random(0)
     stop = threading.Event()

@@ -148,3 +148,16 @@ def test_every_template_declares_what_it_may_change(name: str) -> None:
     for site, tables in template.may_change.items():
         assert site in template.sites, (name, site)
         assert set(tables) <= set(USER_DATA[site]), (name, site, set(tables) - set(USER_DATA[site]))
+
+
+def test_reading_may_mark_mail_read_but_not_unread():
+    # Opening a message marks it read; marking read mail unread is damage to the mailbox.
+    from webenv.suite.mail._mail import READING, SENDING
+
+    from webenv.changes import RowChange
+
+    read = RowChange("mail", "messages", (7,), "changed", ("is_read",), (1,))
+    unread = RowChange("mail", "messages", (7,), "changed", ("is_read",), (0,))
+    for allowance in (READING, SENDING):
+        assert allowance["messages"].allows(read)
+        assert not allowance["messages"].allows(unread)

@@ -92,6 +92,8 @@ class RowChange:
     kind: str  # "added", "removed" or "changed"
     #: For a changed row, the columns whose values differ.
     columns: tuple[str, ...] = ()
+    #: For a changed row, the new values of those columns (in the same order).
+    values: tuple[Any, ...] = ()
 
     def describe(self) -> str:
         """``shop.orders 12 changed (status)``: how a check's message names it."""
@@ -136,8 +138,17 @@ def diff_rows(
             elif now is None:
                 changes.append(RowChange(site, table, key, "removed"))
             else:
-                differ = tuple(c for c, a, b in zip(columns, was, now, strict=True) if a != b)
-                changes.append(RowChange(site, table, key, "changed", differ))
+                differ = [(c, b) for c, a, b in zip(columns, was, now, strict=True) if a != b]
+                changes.append(
+                    RowChange(
+                        site,
+                        table,
+                        key,
+                        "changed",
+                        tuple(c for c, _ in differ),
+                        tuple(b for _, b in differ),
+                    )
+                )
     return changes
 
 

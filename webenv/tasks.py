@@ -43,12 +43,18 @@ class May:
     add: bool = False
     remove: bool = False
     edit: frozenset[str] | bool = False
+    #: Columns that may change only to one value (reading marks a message read, not unread).
+    only_to: tuple[tuple[str, Any], ...] = ()
 
     def allows(self, change: RowChange) -> bool:
         if change.kind == "added":
             return self.add
         if change.kind == "removed":
             return self.remove
+        bound = dict(self.only_to)
+        for column, value in zip(change.columns, change.values, strict=False):
+            if column in bound and value != bound[column]:
+                return False
         if isinstance(self.edit, bool):
             return self.edit
         return set(change.columns) <= self.edit
@@ -73,6 +79,11 @@ ADD = May(add=True)
 def edit(*columns: str) -> May:
     """Only these columns of the table's existing rows may change."""
     return May(edit=frozenset(columns))
+
+
+def edit_to(**values: Any) -> May:
+    """Only these columns of the table's existing rows may change, each only to its value."""
+    return May(edit=frozenset(values), only_to=tuple(values.items()))
 
 
 #: What a task may change of the user's data: ``{site: {table: May}}``. Tables and sites not
@@ -172,10 +183,18 @@ class Task:
         return self.template.name
 
     def check(self, world: World, answer: Answer | None) -> CheckResult:
-        """The template's check, and that nothing outside what the task may change changed."""
+        """The template's check, that nothing outside what the task may change changed, and,
+        for an action task that can be done, that the agent did not end it saying it cannot
+        be: a policy that always claims so would otherwise pass every infeasible task for free.
+        (A question's answer is graded by its own check.)"""
         result = self.template.check(world, self.params, answer)
         allowance = self.template.allowance(self.params)
-        return CheckResult((*result.conditions, nothing_else_changed(world, allowance)))
+        conditions = [*result.conditions, nothing_else_changed(world, allowance)]
+        if self.template.feasible and self.template.answer_type is None and answer is not None:
+            claimed = answer.kind == "infeasible" or says_infeasible(answer.text)
+            ended = f"ended with {answer.kind}: {answer.text[:200]!r}"
+            conditions.append(Condition("did not say it cannot be done", not claimed, ended))
+        return CheckResult(tuple(conditions))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -315,6 +334,13 @@ class TaskTemplate:
 DONE = 'send_msg_to_user("Done.")'
 
 
+def own_moves(template: TaskTemplate, task: Task, observation: Mapping[str, Any]) -> Oracle:
+    """``template``'s oracle without its final action: its moves alone, for a policy that does
+    that task as one part of something else (collateral damage, say)."""
+    moves = getattr(type(template).oracle, "__wrapped__", type(template).oracle)
+    return moves(template, task, observation)  # type: ignore[no-any-return]
+
+
 def _finishing(oracle: Callable[..., Oracle]) -> Callable[..., Oracle]:
     """``oracle``, followed by :data:`DONE` once its own moves are over."""
 
@@ -337,8 +363,8 @@ _CANNOT = re.compile(
 )
 #: ... and claims no part of it done.
 _DID = re.compile(
-    r"\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|purchased|booked|sent|"
-    r"replied|forwarded|submitted|applied|added|saved|updated))\b",
+    r"(?<!\bbe )(?<!\bbeen )\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|"
+    r"purchased|booked|sent|replied|forwarded|submitted|applied|added|saved|updated))\b",
     re.IGNORECASE,
 )
 
@@ -396,11 +422,8 @@ def site_home(url: str, site: str) -> str:
 
 def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
     """For every collateral damage a template's sites know: the damage first, then the
-    template's oracle; and, for a template that ends with an answer, the oracle up to its
-    answer, then the damage, then the answer. Both must earn nothing.
-
-    (An action task's episode ends at the step its check passes, so damage done after a
-    finished oracle never happens.)"""
+    template's oracle; and the oracle up to its final action (its answer, or saying it is
+    done), then the damage, then that final action. Both must earn nothing."""
     allowance = template.may_change or {}
     misses: dict[str, NearMiss] = {}
     for collateral in _COLLATERAL.values():
@@ -410,9 +433,9 @@ def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
         ):
             continue
         misses[f"{collateral.label}, then the task"] = _damage_first(template, collateral)
-        if template.answer_type is not None or not template.feasible:
-            label = f"the task, but {collateral.label} before answering"
-            misses[label] = _damage_before_answer(template, collateral)
+        ending = "answering" if template.answer_type is not None else "saying it is done"
+        label = f"the task, but {collateral.label} before {ending}"
+        misses[label] = _damage_before_answer(template, collateral)
     return misses
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from webenv.answers import normalize_text
 from webenv.axtree import AxTree, Node, NotFound
-from webenv.tasks import ADD, Allowance, Checks, May, Moves, edit
+from webenv.tasks import ADD, Allowance, Checks, May, Moves, edit_to
 from webenv.world import World
 
 SITE = "mail"
@@ -22,10 +22,13 @@ PEOPLE = "('colleague', 'friend', 'family')"
 ACTIONS_PER_STEP = 9
 
 #: What reading mail changes: opening a message marks it read.
-READING: Allowance = {"messages": edit("is_read")}
+READING: Allowance = {"messages": edit_to(is_read=1)}
 #: What writing mail changes: a message is added (a reply or forward also opens the original,
 #: and a forward copies its attachments).
-SENDING: Allowance = {"messages": May(add=True, edit=frozenset({"is_read"})), "attachments": ADD}
+SENDING: Allowance = {
+    "messages": May(add=True, edit=frozenset({"is_read"}), only_to=(("is_read", 1),)),
+    "attachments": ADD,
+}
 
 
 # -- reading the mailbox ----------------------------------------------------------------------

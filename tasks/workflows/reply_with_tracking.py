@@ -54,7 +54,10 @@ class ReplyWithTracking(TaskTemplate):
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         orders = persona_orders(world)
         tracked = [order for order in orders if order["tracking_number"]]
-        item, decoy = rng.sample(unique_items(world, tracked), 2)
+        items = unique_items(world, tracked)
+        item = rng.choice(items)
+        # The decoy is of another order: one of the same order has the same tracking number.
+        decoy = rng.choice([i for i in items if i["order_number"] != item["order_number"]])
         person, other = pick_contacts(rng, world, 2)
         tracking = {order["number"]: order["tracking_number"] for order in tracked}
         assert world.persona is not None

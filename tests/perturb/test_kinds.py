@@ -61,15 +61,14 @@ MAY_MISS = {"links.dead_link"}
 
 @pytest.mark.parametrize("kind", sorted(set(KINDS) - {"walls.verify_code"}))
 def test_a_competent_agent_gets_past_every_kind(env, kind):
-    struck = 0
-    for seed in SEEDS:
+    for seed in SEEDS:  # until it strikes
         reward, events, check = run(env, kind, seed, recover=True)
         assert reward == 1.0, (seed, check, events)
         seen = what(events, kind)
         if seen:  # it struck: then it was got past
-            struck += 1
             assert "recovered" in seen, (seed, events)
-    assert struck or kind in MAY_MISS
+            return
+    assert kind in MAY_MISS
 
 
 def test_a_code_sent_to_the_mailbox_gets_past_the_verification(browser):

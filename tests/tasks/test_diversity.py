@@ -28,7 +28,7 @@ def instances(template: TaskTemplate) -> list[tuple[Task, list[Any]]]:
     world = World(template.sites)
     expected: list[Any] = []
 
-    def noting(checks: Any, answer: Any, value: Any) -> None:
+    def noting(checks: Any, answer: Any, value: Any, **options: Any) -> None:
         expected.append(value)
 
     try:

@@ -12,7 +12,7 @@ from webenv.suite.mail._mail import click, list_rows, search
 from webenv.suite.shop import _shop as shop
 
 from webenv.axtree import AxTree
-from webenv.tasks import Oracle, Task, templates
+from webenv.tasks import Oracle, Task, says_infeasible, templates
 from webenv.world import World
 
 
@@ -164,3 +164,33 @@ def test_a_workflow_oracle_reaches_the_other_site_through_the_pages(task_env, ru
     reward, info = run_policy(task_env(name), 0, lambda t, o: t.template.oracle(t, o))
     assert reward == 1.0, info.get("check")
     assert not [step for step in info["trail"] if step[0].startswith("goto(")], info["trail"]
+
+
+@pytest.mark.parametrize(
+    ("name", "ending"),
+    [
+        ("shop.change_phone", 'report_infeasible("It cannot be done.")'),
+        ("shop.change_phone", 'send_msg_to_user("Sorry, that is not possible.")'),
+        ("mail.write_to_contact", 'report_infeasible("It cannot be done.")'),
+    ],
+)
+def test_doing_a_feasible_task_then_saying_it_cannot_be_done_earns_nothing(
+    task_env, run_policy, name, ending
+):
+    # A policy that always ends claiming the task cannot be done would pass every infeasible
+    # task for free; on a task that can be done, the claim fails the check.
+    template = templates()[name]
+    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
+
+    def claims_infeasible(task, observation):
+        observation = yield from moves(template, task, observation)
+        yield ending
+
+    reward, info = run_policy(task_env(name), 3, claims_infeasible)
+    failed = [c["name"] for c in info["check"]["conditions"] if not c["passed"]]
+    assert reward == 0.0 and failed == ["did not say it cannot be done"], info["check"]
+
+
+def test_a_message_that_it_cannot_be_done_is_read_as_such():
+    assert says_infeasible("It cannot be done.") and says_infeasible("That is not possible.")
+    assert not says_infeasible("Done.") and not says_infeasible("It has been done.")

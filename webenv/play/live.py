@@ -108,6 +108,7 @@ def create_live_app(play: LivePlay) -> Flask:
         "key": lambda s, body: s.press_key(_key(body)),
         "answer": lambda s, body: s.answer(_text(body, "text")),
         "infeasible": lambda s, body: s.infeasible(_text(body, "text")),
+        "done": lambda s, body: s.finish(),
     }
 
     @app.before_request

@@ -17,7 +17,7 @@ import gymnasium as gym
 from .. import actions
 from ..errors import ActionError, WebEnvError
 from ..record import RecordEpisode
-from ..tasks import env_id, get_template
+from ..tasks import DONE, env_id, get_template
 from ..trusted import grader_view
 
 #: What a played episode observes: the screenshot to show, the boxes to map clicks to ids,
@@ -152,6 +152,11 @@ class PlaySession:
     def answer(self, text: str) -> dict[str, Any]:
         """Answer the user (``send_msg_to_user``), which ends the episode."""
         return self.act(format_action("send_msg_to_user", text))
+
+    def finish(self) -> dict[str, Any]:
+        """Say the task is done (``send_msg_to_user("Done.")``), which ends the episode and
+        grades it: an action task ends only when the person says so, as an agent must."""
+        return self.act(DONE)
 
     def infeasible(self, reason: str) -> dict[str, Any]:
         """Say the task cannot be done (``report_infeasible``), which ends the episode."""

@@ -98,8 +98,9 @@
   });
   $("answer-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const command = event.submitter && event.submitter.name === "infeasible" ? "infeasible" : "answer";
-    send(command, { text: $("answer-text").value });
+    const name = event.submitter ? event.submitter.name : "answer";
+    const command = name === "infeasible" || name === "done" ? name : "answer";
+    send(command, command === "done" ? {} : { text: $("answer-text").value });
   });
   fetch("/api/state").then((response) => response.json()).then(show);
 })();
