@@ -11,8 +11,8 @@ import pytest
 
 import webenv
 from tests.test_leaks import leaked, secrets
-from webenv.perturb import recovering
-from webenv.tasks import DONE, Task, env_id, templates
+from webenv.tasks import Task, env_id, templates
+from webenv.validate import run_policy as run_episode
 
 #: How many templates' envs a worker keeps open at once (each holds a browser context, a site
 #: server and its worlds' databases); tests of one template run one after another (see
@@ -79,51 +79,24 @@ def _run_policy(
     strict: bool = True,
     perturb: str | None = None,
 ) -> tuple[float, dict[str, Any]]:
-    """Run a generator policy ``policy(task, first_observation)``; return (reward, last info),
-    the info carrying ``policy_steps``, the number of steps taken, ``events``, every
-    perturbation event in full, ``check``, the last check's breakdown (both read through
-    :func:`webenv.grader_view`), and ``trail``: each step's action, error and URL, and why the
-    policy stopped (for failure messages).
+    """Run a generator policy ``policy(task, first_observation)`` through the episode loop
+    ``webenv validate`` runs (:func:`webenv.validate.run_policy`); return (reward, last info),
+    the info carrying ``policy_steps``, ``events`` (every perturbation event in full),
+    ``check`` (the last check's breakdown, from :func:`webenv.grader_view`) and ``trail``
+    (each step's action, error and URL, and why the policy stopped: for failure messages).
 
     ``strict``: every action must succeed (oracles); near-misses may stumble. ``perturb``: a
-    profile for the episode; the policy then gets past what it meets as the oracle does.
-
-    A policy that stops without ending the episode is followed by the agent's final action
-    (:data:`webenv.tasks.DONE`), so that what it left is graded as an agent's would be.
+    profile for the episode; the policy then gets past what it meets as the oracle does. A
+    policy that stops without ending the episode is followed by the agent's final action
+    (:data:`webenv.tasks.DONE`), so that what it left is graded as an agent's would be. And in
+    every episode, nothing handed to the agent gives the task away.
     """
-    observation, info = env.reset(seed=seed, options={"perturb": perturb or "none"})
-    task = webenv.grader_view(env).task
-    events = list(webenv.grader_view(env).events)
-    # Nothing handed to the agent gives the task away, in any episode the tests run.
-    hidden = secrets(webenv.grader_view(env), observation["goal"])
-    assert not leaked(info, hidden), ("reset", leaked(info, hidden))
-    if perturb:
-        policy = recovering(policy, env)
-    steps = policy(task, observation)
-    action = next(steps)
-    taken, trail = 0, []
+    hidden: dict[str, str] = {}
 
-    def ran() -> dict[str, Any]:
-        return {"policy_steps": taken, "events": events, "check": webenv.grader_view(env).check}
-
-    while True:
-        observation, reward, terminated, truncated, info = env.step(action)
-        events += webenv.grader_view(env).events
-        taken += 1
+    def no_leak(observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
         hidden.update(secrets(webenv.grader_view(env), observation["goal"]))
-        assert not leaked(info, hidden), (f"step {taken}", leaked(info, hidden))
-        trail.append([action[:200], observation["last_action_error"][:300], observation["url"]])
-        if strict:
-            assert not observation["last_action_error"], observation["last_action_error"]
-        if terminated or truncated:
-            return reward, {**info, **ran(), "trail": trail}
-        if action == DONE:
-            trail.append(["the final action did not end the episode"])
-            return reward, {**info, **ran(), "trail": trail}
-        try:
-            action = steps.send(observation)
-        except (StopIteration, LookupError) as stop:
-            # The policy is done, or (a near-miss) cannot go on in a page it did not expect:
-            # it says so, and what it did is graded.
-            trail.append([f"policy stopped: {stop!r}"[:300]])
-            action = DONE
+        assert not leaked(info, hidden), leaked(info, hidden)
+
+    run = run_episode(env, seed, policy, strict=strict, perturb=perturb, on_step=no_leak)
+    assert run.error is None, (run.error, run.trail)
+    return run.reward, run.as_info()
