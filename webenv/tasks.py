@@ -433,6 +433,8 @@ def collateral_near_misses(template: TaskTemplate) -> dict[str, NearMiss]:
         ):
             continue
         misses[f"{collateral.label}, then the task"] = _damage_first(template, collateral)
+        if template.answer_type is None and template.feasible and not template.start_signed_in:
+            continue  # after the task, the one signed in may be an account the task made
         ending = "answering" if template.answer_type is not None else "saying it is done"
         label = f"the task, but {collateral.label} before {ending}"
         misses[label] = _damage_before_answer(template, collateral)

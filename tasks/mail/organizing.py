@@ -25,7 +25,6 @@ from webenv.world import World
 
 from ._mail import (
     PEOPLE,
-    READING,
     SITE,
     Allowed,
     click,
@@ -265,7 +264,7 @@ def _read_conversations(world: World) -> list[dict[str, Any]]:
 class MarkUnread(TaskTemplate):
     name = "mail.mark_unread"
     sites = (SITE,)
-    may_change = allow(mail=READING)
+    may_change = allow(mail={"messages": edit("is_read")})  # read, and one made unread
     tags = ("organize", "read-state", "search")
     difficulty = "easy"
     max_steps = 12
