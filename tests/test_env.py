@@ -235,6 +235,7 @@ def test_viewport_only_keeps_the_controls_in_view(browser):
     assert set(kept) < set(all_)
 
 
+@pytest.mark.browser  # Chromium in a thread of its own
 def test_an_episode_starts_with_no_page_to_go_back_to():
     with gym.make("webenv/shop.buy_product-v0") as env:
         first, _ = env.reset(seed=0)
