@@ -193,22 +193,27 @@ def test_a_script_that_never_yields_loses_its_tab_within_the_bound(session_repor
 # -- through the env -----------------------------------------------------------------------
 
 
+def mount(env: Any, pages: Any) -> None:
+    """Serve ``pages`` (a WSGI app) under ``/__bounds__/`` of the env's shop origin."""
+    server = env.unwrapped._server
+    shop = server.apps["shop"]
+
+    def mounted(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["PATH_INFO"].startswith("/__bounds__/"):
+            environ["PATH_INFO"] = environ["PATH_INFO"].removeprefix("/__bounds__")
+            return pages(environ, start_response)
+        return shop(environ, start_response)
+
+    server.apps["shop"] = mounted
+
+
 def drive_env() -> dict[str, Any]:
     """Steps of a shop episode into the fixture pages, mounted under the shop's own origin."""
     fixtures = fixture_app()
     report: dict[str, Any] = {}
     with gym.make("webenv/shop.fill_cart-v0", timeouts=TIMEOUTS) as env:
         env.reset(seed=0)
-        server = env.unwrapped._server
-        shop = server.apps["shop"]
-
-        def mounted(environ: dict[str, Any], start_response: Any) -> Any:
-            if environ["PATH_INFO"].startswith("/__bounds__/"):
-                environ["PATH_INFO"] = environ["PATH_INFO"].removeprefix("/__bounds__")
-                return fixtures(environ, start_response)
-            return shop(environ, start_response)
-
-        server.apps["shop"] = mounted
+        mount(env, fixtures)
         for name in ("endless-script", "endless-inline", "never-loads"):
             result, seconds = timed(lambda name=name: env.step(f'goto("/__bounds__/{name}")'))
             observation, reward, terminated, truncated, _ = result
@@ -331,16 +336,7 @@ def drive_hostile() -> dict[str, list[dict[str, Any]]]:
     )
     with make as env:
         env.reset(seed=0)
-        server = env.unwrapped._server
-        shop = server.apps["shop"]
-
-        def mounted(environ: dict[str, Any], start_response: Any) -> Any:
-            if environ["PATH_INFO"].startswith("/__bounds__/"):
-                environ["PATH_INFO"] = environ["PATH_INFO"].removeprefix("/__bounds__")
-                return hostile(environ, start_response)
-            return shop(environ, start_response)
-
-        server.apps["shop"] = mounted
+        mount(env, hostile)
         downloads: list[Any] = []
 
         def run(name: str, actions: list[str]) -> None:
