@@ -166,6 +166,17 @@ class Answer:
     text: str
 
 
+@dataclass(frozen=True)
+class Answering:
+    """A near-miss that answers ``text(task)`` straight away, without a look at any page (so
+    that its answer can be graded on the world alone, for every seed)."""
+
+    text: Callable[[Task], str]
+
+    def __call__(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        yield f"send_msg_to_user({json.dumps(self.text(task))})"
+
+
 @dataclass
 class Task:
     """One instance of a template: what the agent is asked, in which world."""
@@ -284,11 +295,7 @@ class TaskTemplate:
     @staticmethod
     def answering(text: Callable[[Task], str]) -> NearMiss:
         """A near-miss that answers ``text(task)`` straight away."""
-
-        def policy(task: Task, observation: Mapping[str, Any]) -> Oracle:
-            yield f"send_msg_to_user({json.dumps(text(task))})"
-
-        return policy
+        return Answering(text)
 
     def instantiate(self, seed: int, world: World) -> Task:
         rng = random.Random(f"{self.name}-v{self.version}-{seed}")

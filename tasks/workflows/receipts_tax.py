@@ -87,12 +87,15 @@ class ReceiptsTax(TaskTemplate):
         label_messages(world, [confirmation_id(world, o["number"]) for o in chosen], label)
         counted = [o for o in chosen if o["status"] == "delivered"]
         tax = sum(o[key] for o in counted)
-        labelled, all_delivered = (sum(o[key] for o in x) for x in (chosen, delivered))
+        # A plausible wrong sum: every labelled order, every delivered one, or (when the one
+        # labelled order is the one delivered order) what it cost in all.
+        wrong = [sum(o[key] for o in x) for x in (chosen, delivered)]
+        wrong.append(sum(o["total_cents"] for o in counted))
         return {
             "term": term,
             "label": label,
             "tax_cents": tax,
-            "wrong_sum_cents": labelled if labelled != tax else all_delivered,
+            "wrong_sum_cents": next(cents for cents in wrong if cents != tax),
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -137,7 +140,7 @@ class ReceiptsTax(TaskTemplate):
 
         return {
             "off by a cent": say("tax_cents", 1),
-            "every labelled or every delivered order": say("wrong_sum_cents"),
+            "every labelled, every delivered order, or the total": say("wrong_sum_cents"),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:

@@ -60,3 +60,41 @@ def test_pages_count_only_top_level_loads():
     assert client.get("/d").status_code == 500  # page load 2: struck
     assert client.get("/d").status_code == 200  # once
     assert [e["what"] for e in perturber.drain()] == ["shown", "recovered"]
+
+
+def test_one_perturbation_per_page_load():
+    # A dead link's 404 that also failed with a 500 would leave the 500 waiting for a load of
+    # the dead address, which no link leads to again: the 500 strikes the next load instead.
+    app = Flask(__name__)
+
+    @app.get("/")
+    def links() -> str:
+        return "".join(f'<a href="/p/{n}">{n}</a>' for n in range(24))
+
+    @app.get("/p/<int:number>")
+    def item(number: int) -> str:
+        return f"item {number}"
+
+    perturber = Perturber({"shop": "session"}, settle_seconds=1)
+    client = Client(perturber.wrap("shop", app))
+    perturber.start(
+        Plan(
+            "test",
+            (
+                Planned("links.dead_link", "shop", 1, {"salt": "000000"}),
+                Planned("links.server_error", "shop", 2),
+            ),
+        )
+    )
+    page = client.get("/").get_data(as_text=True)  # page load 1: some links are dead
+    dead = page.split('href="/moved')[1].split('"')[0]
+    assert client.get(f"/moved{dead}").status_code == 404  # load 2: the dead link, and only it
+    assert client.get(dead).status_code == 500  # load 3: the page itself, struck by the 500
+    assert client.get(dead).status_code == 200
+    events = [(e["kind"], e["what"]) for e in perturber.drain()]
+    assert events == [
+        ("links.dead_link", "shown"),
+        ("links.dead_link", "recovered"),
+        ("links.server_error", "shown"),
+        ("links.server_error", "recovered"),
+    ], events

@@ -3,17 +3,21 @@
 No browser: a template is instantiated on the seeds' worlds only. Over 30 seeds a template
 gives at least 20 distinct instances (goal texts with their parameters), and its expected
 answer is degenerate ($0, 0, empty) in at most 1 of them, so that an agent that answers
-without looking, or always picks the same thing, does not win by chance.
+without looking, or always picks the same thing, does not win by chance. And on those seeds and
+this run's rotating ones, none of the template's near-misses that answer without looking earns
+the reward (a "wrong" sum that happens to equal the right one, say).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
-from webenv.tasks import Answer, Task, TaskTemplate, templates
+from tests import rotation
+from webenv.tasks import Answer, Answering, Task, TaskTemplate, templates
 from webenv.world import World
 
 ALL = sorted(templates())
@@ -22,18 +26,28 @@ MIN_DISTINCT = 20
 MAX_DEGENERATE = 1
 
 
-def instances(template: TaskTemplate) -> list[tuple[Task, list[Any]]]:
+#: A seed's task, the values its check expects, and which answering near-misses would pass.
+Instance = tuple[Task, list[Any], dict[str, bool]]
+
+
+def instances(template: TaskTemplate, seeds: Iterable[int]) -> list[Instance]:
     """Each seed's task, with the values its check expects as the answer (read by running
-    the check on the untouched world and noting what it hands to ``check_answer``)."""
+    the check on the untouched world and noting what it hands to ``check_answer``), and which
+    of the template's answering near-misses would earn the reward there."""
     world = World(template.sites)
     expected: list[Any] = []
+    answering = {
+        label: policy
+        for label, policy in template.near_misses().items()
+        if isinstance(policy, Answering)
+    }
 
     def noting(checks: Any, answer: Any, value: Any, **options: Any) -> None:
         expected.append(value)
 
     try:
         found = []
-        for seed in SEEDS:
+        for seed in seeds:
             world.restore(seed)
             task = template.instantiate(seed, world)
             world.mark_start()
@@ -41,7 +55,11 @@ def instances(template: TaskTemplate) -> list[tuple[Task, list[Any]]]:
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(template, "check_answer", noting)
                 task.check(world, Answer("message", ""))
-            found.append((task, expected))
+            passing = {
+                label: task.check(world, Answer("message", policy.text(task))).success
+                for label, policy in answering.items()
+            }
+            found.append((task, expected, passing))
         return found
     finally:
         world.close()
@@ -55,7 +73,10 @@ def degenerate(value: Any) -> bool:
 @pytest.mark.parametrize("name", ALL)
 def test_instances_are_diverse_and_answers_not_degenerate(name):
     template = templates()[name]
-    found = instances(template)
+    graded = instances(template, [*SEEDS, *rotation.pool()])
+    passed = [(task.seed, label) for task, _, won in graded for label, p in won.items() if p]
+    assert not passed, f"wrong answers that earn the reward (seed, near-miss): {passed}"
+    found = [(task, expected) for task, expected, _ in graded[: len(SEEDS)]]
     goals = {task.goal for task, _ in found}
     params = {json.dumps(task.params, sort_keys=True, default=str) for task, _ in found}
     assert len(goals) >= MIN_DISTINCT, f"{len(goals)} distinct goals in {len(found)} seeds"

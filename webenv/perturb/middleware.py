@@ -130,11 +130,17 @@ class Perturber:
                 self._views[site] += 1
                 view = self._views[site]
         episode = self.episode
+        load = view
         for active in actives:
+            shown = active.happened("shown")
             # Not under the lock: a slow response sleeps here, and others must go on.
-            answer = active.kind.request(active, request, view)
+            answer = active.kind.request(active, request, load)
             if answer is not None:
                 return answer
+            if load is not None and not shown and active.happened("shown"):
+                # One perturbation per page load: a dead link's 404 that also failed with a 500
+                # would leave the 500 pending on an address no link leads to again.
+                load = None
         if episode != self.episode:  # held up past the end of its episode: the world is new
             return Response("This page's episode has ended.", status=503)
         response = Response.from_app(app, environ)
