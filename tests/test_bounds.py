@@ -396,9 +396,10 @@ def test_tabs_a_page_opens_past_the_bound_are_closed_at_once(hostile_report):
 def test_a_page_that_alerts_forever_is_silenced(hostile_report):
     report = hostile_report["alerts forever"]
     blocked = [i for i, seen in enumerate(report) if "blocked" in seen["last_action_error"]]
-    assert blocked and blocked[0] <= LIMITS.dialogs_per_page + 2, report
+    steps = [(seen["dialog"], seen["last_action_error"][:80]) for seen in report]
+    assert blocked and blocked[0] <= LIMITS.dialogs_per_page + 2, steps
     # Until then, held for the agent as any dialog.
-    assert any(seen["dialog"] == "alert: again" for seen in report[: blocked[0]])
+    assert any(seen["dialog"] == "alert: again" for seen in report[: blocked[0]]), steps
     assert "dialogs are blocked" in report[blocked[0]]["last_action_error"]
     assert all(not seen["dialog"] for seen in report[blocked[0] :])  # for good
     assert all("No dialog is open" in seen["last_action_error"] for seen in report[-3:-1])
