@@ -37,7 +37,26 @@ page that never loaded, an unexpected error) comes as ``observation["fault"]`` (
 WebSocket gets ``code: SESSION_EXPIRED``), freeing its place.
 """
 
-from .app import EnvServer, serve, server_app
+from __future__ import annotations
+
+from typing import Any
+
 from .sessions import CapacityError, Suite
 
 __all__ = ["CapacityError", "EnvServer", "Suite", "serve", "server_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """The app's names, imported on first use: Starlette is an optional extra."""
+    if name in ("EnvServer", "serve", "server_app"):
+        try:
+            from . import app
+        except ImportError as error:
+            from ..errors import WebEnvError
+
+            raise WebEnvError(
+                f"The env server needs the server extra ({error.name} is missing): "
+                "pip install 'webenv[server]'."
+            ) from None
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
