@@ -204,10 +204,10 @@ class EnvServer:
     # -- WebSocket sessions -------------------------------------------------------------------
 
     async def websocket(self, socket: WebSocket) -> None:
-        await socket.accept()
         try:
-            session = self.pool.open()
+            session = self.pool.open()  # before the handshake ends: counted at once
         except CapacityError as error:
+            await socket.accept()
             await socket.send_json(
                 wire.error(
                     str(error),
@@ -220,6 +220,7 @@ class EnvServer:
             await socket.close(code=1013)  # "try again later"
             return
         try:
+            await socket.accept()
             await self._converse(socket, session)
         except WebSocketDisconnect:
             pass
