@@ -139,6 +139,10 @@ def test_openenv_client_sees_a_bad_request_as_an_error_not_an_episode(served):
             client.reset(task="shop.nope")
         with pytest.raises(RuntimeError, match="reset before step"):
             client.step({"action": "noop()"})
+        with pytest.raises(RuntimeError, match=r"perturb must be.*VALIDATION_ERROR"):
+            client.reset(task="shop.order_total", perturb=5)
+        with pytest.raises(RuntimeError, match=r"must be a string.*VALIDATION_ERROR"):
+            client.step({"action": ["noop()"]})
 
 
 # -- an independent client: the documented protocol only -------------------------------------
@@ -248,9 +252,22 @@ def test_a_step_past_the_servers_bound_is_a_timeout_fault(served):
         pool.step_timeout = bound
     assert body["reward"] is None and body["done"] is True
     assert body["observation"]["fault"]["kind"] == "timeout"
-    # The session is closed after it.
+    # The session is closed after it; so is a WebSocket's, whose next request is told so.
     again = httpx.post(served.http + "/step", json=step, timeout=30)
     assert again.status_code == 404
+    with connect(served.ws, open_timeout=30) as socket:
+        socket.send(json.dumps({"type": "reset", "data": {"task": "shop.order_total", "seed": 3}}))
+        json.loads(socket.recv(timeout=60))
+        pool.step_timeout = 0.3
+        try:
+            socket.send(json.dumps({"type": "step", "data": {"action": "noop(wait_ms=3000)"}}))
+            frame = json.loads(socket.recv(timeout=60))
+        finally:
+            pool.step_timeout = bound
+        assert frame["data"]["observation"]["fault"]["kind"] == "timeout"
+        socket.send(json.dumps({"type": "step", "data": {"action": "noop()"}}))
+        frame = json.loads(socket.recv(timeout=60))
+    assert frame["type"] == "error" and frame["data"]["code"] == "SESSION_EXPIRED"
 
 
 # -- capacity and leases ---------------------------------------------------------------------
@@ -323,3 +340,18 @@ def test_a_screenshot_goes_as_png_base64_and_secrets_never_go():
     # Only the agent's keys pass: anything else an observation might carry is dropped.
     rendered = render_observation({"goal": "g", "params": {"total_cents": 5820}})
     assert set(rendered) == {"goal", "url", "last_action_error", "fault"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tasks", "shop.order_totl"], "Did you mean shop.order_total?"),
+        (["--perturb", "none,havy"], "--perturb: unknown profile(s) havy"),
+        (["--observe", "axtree,som"], "--observe som: choose from"),
+    ],
+)
+def test_the_server_command_refuses_bad_options_before_starting(argv, message, capsys):
+    from webenv.cli import main
+
+    assert main(["server", *argv]) == 2
+    assert message in capsys.readouterr().err

@@ -162,7 +162,9 @@ class EnvServer:
             return _problem(404, str(error), "SESSION_ERROR")
         try:
             answer = await self.pool.reset(session, body)
-        except (WebEnvError, KeyError) as error:
+        except SessionGone as error:
+            return _problem(404, str(error), "SESSION_ERROR")
+        except (WebEnvError, KeyError, TypeError, ValueError) as error:
             if not session_id:  # the lease made for this reset is not kept
                 await self.pool.close(session)
             return _problem(422, _message(error), "VALIDATION_ERROR")
@@ -180,6 +182,8 @@ class EnvServer:
         action = action.get("action") if isinstance(action, dict) else action
         try:
             return JSONResponse(await self.pool.step(session, action))
+        except SessionGone as error:
+            return _problem(404, str(error), "SESSION_ERROR")
         except (WebEnvError, KeyError) as error:
             return _problem(422, _message(error), "VALIDATION_ERROR")
 
@@ -260,8 +264,13 @@ class EnvServer:
                     answer = {"type": "state", "data": session.state()}
                 else:
                     answer = wire.error(f"Unknown message type: {kind!r}", "UNKNOWN_TYPE")
+            except SessionGone as error:
+                await socket.send_json(wire.error(str(error), "SESSION_EXPIRED"))
+                return
             except (WebEnvError, KeyError) as error:
                 answer = wire.error(_message(error), "VALIDATION_ERROR")
+            except Exception as error:  # a request the checks above did not foresee
+                answer = wire.error(f"{type(error).__name__}: {error}", "EXECUTION_ERROR")
             await socket.send_json(answer)
 
 

@@ -211,6 +211,10 @@ class SessionPool:
     async def reset(self, session: Session, options: dict[str, Any]) -> dict[str, Any]:
         """Start an episode: the one ``options`` names (``task``, ``seed``, ``perturb``), or
         the suite's next."""
+        if not isinstance(options, dict):
+            raise WebEnvError(
+                'reset takes an object, e.g. {"task": "shop.buy_product", "seed": 0}.'
+            )
         task, seed, perturb = options.get("task"), options.get("seed"), options.get("perturb")
         if task is None:
             drawn, drawn_seed, drawn_profile = self.next_draw()
@@ -222,7 +226,12 @@ class SessionPool:
         if seed is None:
             seed = random.randrange(2**31 - 1)
         perturb = "none" if perturb is None else perturb
-        resolve_profile(perturb)
+        try:
+            resolve_profile(perturb)
+        except TypeError:
+            raise WebEnvError(
+                f"perturb must be a profile's name or a dict of rates per kind, not {perturb!r}."
+            ) from None
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise WebEnvError(f"seed must be a non-negative integer, not {seed!r}.")
         return await self._call(session, "reset", lambda: session.reset(str(task), seed, perturb))
@@ -244,6 +253,8 @@ class SessionPool:
     async def _call(self, session: Session, where: str, work: Any) -> dict[str, Any]:
         """Run one request of ``session`` in the hub, bounded by ``step_timeout``; an
         unexpected error or the bound is a fault (the session is closed after it)."""
+        if self.sessions.get(session.id) is not session:
+            raise SessionGone("This session was closed (after a fault, or idle): open a new one.")
         if not session.busy.acquire(blocking=False):
             raise WebEnvError("This session is already running a request: wait for its answer.")
         try:
