@@ -345,7 +345,7 @@ def test_a_screenshot_goes_as_png_base64_and_secrets_never_go():
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--tasks", "shop.order_totl"], "Did you mean shop.order_total?"),
+        (["--tasks", "shop.order_totl"], "Did you mean shop.order_total or"),
         (["--perturb", "none,havy"], "--perturb: unknown profile(s) havy"),
         (["--observe", "axtree,som"], "--observe som: choose from"),
     ],
