@@ -45,6 +45,8 @@ IDLE_TIMEOUT = 3.0
 #: What shows the page itself: the page may show an order's total; the agent's own action
 #: (echoed in last_action) holds its answer. Everything else must hold no secret.
 PAGE_KEYS = ("axtree", "dom", "tabs", "url", "focused", "dialog", "last_action")
+#: One server for the module: its tests run on one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("envserver")
 
 
 class Served:
@@ -207,28 +209,39 @@ def test_four_concurrent_sessions_of_mixed_tasks_earn_their_rewards_and_leak_not
 
 @pytest.mark.browser
 def test_a_killed_chromium_is_a_flagged_fault_and_new_sessions_still_work(served):
-    with connect(served.ws, open_timeout=30) as socket:
+    # Two sessions wait in a step when Chromium is killed under them; both get a fault, and
+    # both, reset at once, go on in a relaunched Chromium; so does a new session.
+    launches = httpx.get(served.http + "/health").json()["browser"]["launches"]
+    with connect(served.ws, open_timeout=30) as one, connect(served.ws, open_timeout=30) as two:
+        sockets = (one, two)
 
-        def ask(message: dict[str, Any]) -> dict[str, Any]:
-            socket.send(json.dumps(message))
-            return json.loads(socket.recv(timeout=120))
+        def send_all(message: dict[str, Any]) -> None:
+            for socket in sockets:
+                socket.send(json.dumps(message))
 
-        assert ask({"type": "reset", "data": {"task": "mail.mark_unread", "seed": 0}})
-        launches = httpx.get(served.http + "/health").json()["browser"]["launches"]
+        def receive_all() -> list[dict[str, Any]]:
+            return [json.loads(socket.recv(timeout=120)) for socket in sockets]
+
+        send_all({"type": "reset", "data": {"task": "mail.mark_unread", "seed": 0}})
+        assert all(frame["type"] == "observation" for frame in receive_all())
+        send_all({"type": "step", "data": {"action": "noop(wait_ms=2000)"}})
+        time.sleep(0.5)  # both steps are waiting in the browser
         killed = chromium_pids() - served.chromium_before
         assert killed
         for pid in killed:
             os.kill(pid, signal.SIGKILL)
-        frame = ask({"type": "step", "data": {"action": "scroll(0, 200)"}})
-        data = frame["data"]
-        assert frame["type"] == "observation" and data["done"] is True
-        assert data["reward"] is None  # never a plain 0
-        fault = data["observation"]["fault"]
-        assert fault["kind"] == "browser_crash" and fault["infrastructure_error"] is True
-        assert data["metadata"]["fault"] == fault
-        # The same session, reset again, and a new one work on a relaunched Chromium.
-        again = ask({"type": "reset", "data": {"task": "mail.mark_unread", "seed": 0}})
-        assert again["data"]["observation"]["fault"] is None
+        for frame in receive_all():
+            data = frame["data"]
+            assert frame["type"] == "observation" and data["done"] is True
+            assert data["reward"] is None  # never a plain 0
+            fault = data["observation"]["fault"]
+            assert fault["kind"] == "browser_crash" and fault["infrastructure_error"] is True
+            assert data["metadata"]["fault"] == fault
+        send_all({"type": "reset", "data": {"task": "mail.mark_unread", "seed": 0}})
+        for frame in receive_all():
+            assert frame["type"] == "observation", frame
+            assert frame["data"]["observation"]["fault"] is None
+            assert frame["data"]["observation"]["url"].startswith("http://mail.localhost:")
     reply = httpx.post(served.http + "/reset", json={"task": "shop.order_total", "seed": 2})
     body = reply.json()
     assert reply.status_code == 200 and body["observation"]["fault"] is None

@@ -8,8 +8,8 @@ function in a greenlet of its own (:class:`webenv.ahead.Ahead`), as the vector e
 that while one session waits for Chromium, the others' calls go on.
 
 The hub launches Chromium in its own main greenlet, before any session's greenlet starts,
-and launches it again there when it died (a crash, a kill): launching holds a lock that a
-second greenlet of the thread would wait on forever.
+and launches it again there when it died (a crash, a kill), once the jobs that were running
+have ended: launching holds a lock that a second greenlet of the thread would wait on forever.
 """
 
 from __future__ import annotations
@@ -128,20 +128,25 @@ class BrowserHub:
             return
         self._started.set()
         stopping = False
+        held: list[Any] = []
         try:
             while True:
                 self._wake = browser._loop.create_future()  # type: ignore[attr-defined]
-                jobs = self._take_jobs()
+                jobs = held + self._take_jobs()
                 if _STOP in jobs:
                     stopping = True
                     jobs = [job for job in jobs if job is not _STOP]
-                if jobs:
+                # A Chromium that died is launched again only once no job is running: a job
+                # still unwinding from the crash lets go of the old one (webenv.browser's
+                # lock, which a launch holds across greenlet switches).
+                held = jobs if jobs and self._running and not browser.is_connected() else []
+                if jobs and not held:
                     browser = self._browser_up()
                     for work, future in jobs:
                         self._start_job(browser, work, future)
-                if stopping and not self._running:
+                if stopping and not self._running and not held:
                     break
-                if not jobs or stopping:
+                if not jobs or held or stopping:
                     browser._sync(self._wake)  # type: ignore[attr-defined]
         finally:
             self._running.clear()
