@@ -14,6 +14,8 @@
 parameters, the perturbation plan and the check through ``webenv.grader_view(env)``.
 """
 
+from typing import Any
+
 from .actions import describe as describe_actions
 from .env import WebEnv
 from .errors import ActionError, BrowserNotFoundError, UnknownTaskError, WebEnvError
@@ -32,6 +34,15 @@ from .validate import (
 from .vector import WebVectorEnv
 
 __version__ = "0.1.0"
+
+
+def server_app(tasks: Any = ("*",), **options: Any) -> Any:
+    """The env server (:mod:`webenv.envserver`) as an ASGI app, for embedding; needs
+    ``pip install 'webenv[server]'``."""
+    from .envserver.app import server_app as make
+
+    return make(tasks, **options)
+
 
 __all__ = [
     "ActionError",
@@ -57,6 +68,7 @@ __all__ = [
     "register",
     "register_envs",
     "run_policy",
+    "server_app",
     "templates",
     "validate_template",
     "validate_templates",

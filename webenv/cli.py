@@ -21,6 +21,7 @@ import gymnasium as gym
 
 from . import __version__
 from .agents import OracleAgent
+from .envserver.command import add_server_command
 from .errors import WebEnvError
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
 from .server import SiteServer
@@ -463,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--host", default="127.0.0.1", help="--live: address to listen on")
     play.add_argument("--port", type=int, default=8766, help="--live: port (0: any)")
     play.set_defaults(run=cmd_play)
+    add_server_command(commands, HelpFormatter)
     return parser
 
 

@@ -1,0 +1,189 @@
+"""One thread that owns the server's Playwright and Chromium, and runs every session's work.
+
+Playwright's sync API belongs to the thread that started it, and gives each thread a
+Chromium of its own (:mod:`webenv.browser`). So that every session shares one Chromium, all
+browser work of the server runs in one thread, the hub's: request handlers hand it a
+function with :meth:`BrowserHub.submit` and await the returned future. The hub runs each
+function in a greenlet of its own (:class:`webenv.ahead.Ahead`), as the vector env does, so
+that while one session waits for Chromium, the others' calls go on.
+
+The hub launches Chromium in its own main greenlet, before any session's greenlet starts,
+and launches it again there when it died (a crash, a kill), once the jobs that were running
+have ended: launching holds a lock that a second greenlet of the thread would wait on forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+from playwright.sync_api import Browser
+
+from ..ahead import Ahead
+from ..browser import acquire_browser, release_browser
+from ..errors import WebEnvError
+from ..watchdog import watchdog_for
+
+T = TypeVar("T")
+
+_STOP = object()
+
+
+class BrowserHub:
+    """The thread of the server's browser work; see the module docstring."""
+
+    def __init__(self, headless: bool = True):
+        self.headless = headless
+        #: How many times Chromium was launched (1 at start; more after crashes).
+        self.launches = 0
+        #: Chromium's version, once launched.
+        self.browser_version = ""
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._browser: Browser | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Future[None] | None = None
+        self._running: set[Ahead[None]] = set()
+        self._started = threading.Event()
+        self._start_error: BaseException | None = None
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="webenv-envserver", daemon=True)
+
+    # -- any thread ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the thread and launch Chromium; raise if it cannot be launched."""
+        self._thread.start()
+        self._started.wait()
+        if self._start_error is not None:
+            raise self._start_error
+
+    def submit(self, work: Callable[[], T]) -> Future[T]:
+        """Run ``work`` (browser calls allowed) in the hub's thread; its result, later."""
+        future: Future[T] = Future()
+        if self._stopped:
+            future.set_exception(WebEnvError("The env server is shutting down."))
+            return future
+        self._jobs.put((work, future))
+        self._poke()
+        return future
+
+    @property
+    def connected(self) -> bool:
+        """Whether Chromium is up (False before start, after a crash until the next job)."""
+        browser = self._browser
+        return browser is not None and browser.is_connected()
+
+    @property
+    def inflight(self) -> int:
+        """Jobs now running in the hub (started, not finished)."""
+        return len(self._running)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Run what is queued, then close Chromium and end the thread."""
+        if self._stopped or not self._thread.is_alive():
+            self._stopped = True
+            return
+        self._stopped = True
+        self._jobs.put(_STOP)
+        self._poke()
+        self._thread.join(timeout)
+
+    def _poke(self) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop just closed
+                loop.call_soon_threadsafe(self._wake_up)
+
+    # -- the hub's thread ---------------------------------------------------------------
+
+    def _wake_up(self) -> None:
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+
+    def _browser_up(self) -> Browser:
+        """The hub's Chromium, launched again if it died (in this, the main greenlet)."""
+        if self._browser is None or not self._browser.is_connected():
+            browser = acquire_browser(self.headless)
+            if self._browser is not None:
+                release_browser(self._browser)
+            self._browser = browser
+            self._loop = browser._loop  # type: ignore[attr-defined]
+            watchdog_for(browser)
+            self.launches += 1
+            self.browser_version = browser.version
+        return self._browser
+
+    def _run(self) -> None:
+        try:
+            browser = self._browser_up()
+        except BaseException as error:
+            self._start_error = error
+            self._started.set()
+            return
+        self._started.set()
+        stopping = False
+        held: list[Any] = []
+        try:
+            while True:
+                self._wake = browser._loop.create_future()  # type: ignore[attr-defined]
+                jobs = held + self._take_jobs()
+                if _STOP in jobs:
+                    stopping = True
+                    jobs = [job for job in jobs if job is not _STOP]
+                # A Chromium that died is launched again only once no job is running: a job
+                # still unwinding from the crash lets go of the old one (webenv.browser's
+                # lock, which a launch holds across greenlet switches).
+                held = jobs if jobs and self._running and not browser.is_connected() else []
+                if jobs and not held:
+                    browser = self._browser_up()
+                    for work, future in jobs:
+                        self._start_job(browser, work, future)
+                if stopping and not self._running and not held:
+                    break
+                if not jobs or held or stopping:
+                    browser._sync(self._wake)  # type: ignore[attr-defined]
+        finally:
+            self._running.clear()
+            if self._browser is not None:
+                release_browser(self._browser)
+                self._browser = None
+            self._loop = None
+
+    def _take_jobs(self) -> list[Any]:
+        jobs = []
+        while True:
+            try:
+                jobs.append(self._jobs.get_nowait())
+            except queue.Empty:
+                return jobs
+
+    def _start_job(self, browser: Browser, work: Callable[[], Any], future: Future[Any]) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        holder: list[Ahead[None]] = []
+
+        def run() -> None:
+            try:
+                future.set_result(work())
+            except BaseException as error:
+                future.set_exception(error)
+            finally:
+                if holder:
+                    self._running.discard(holder[0])
+                self._wake_up()
+
+        ahead = Ahead(browser, run)
+        if not ahead.ready:
+            holder.append(ahead)
+            self._running.add(ahead)
+
+
+def cores() -> int:
+    """The machine's cores, for the load per core that ``/health`` shows."""
+    return os.cpu_count() or 1
