@@ -55,3 +55,12 @@ def seeds(*key: object, count: int = 1) -> list[int]:
 def choice(options: Sequence[str], *key: object) -> str:
     """One of ``options`` for the test named by ``key``, this run."""
     return _rng(*key).choice(list(options))
+
+
+def share(names: Sequence[str], key: str, parts: int) -> set[str]:
+    """This run's ``1/parts`` of ``names`` for the test named by ``key``: every name is in
+    exactly one of ``parts`` consecutive runs' shares (by run seed), so a class of check that
+    costs a browser episode per template runs every time, on a rotating slice of them."""
+    order = sorted(names)
+    _rng(key, "share").shuffle(order)
+    return set(order[run_seed() % parts :: parts])
