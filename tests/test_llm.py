@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from flask import Flask, jsonify, request
 from werkzeug.serving import make_server
@@ -28,7 +29,10 @@ from webenv.llm import OpenAIChatAgent, UnusableReplyError, extract_action
 
 def page_of(messages: list[dict[str, Any]]) -> str:
     """The last page the agent sent (a refused call's answer may come after it)."""
-    return [m for m in messages if m["role"] == "user"][-1]["content"]
+    content = [m for m in messages if m["role"] == "user"][-1]["content"]
+    if isinstance(content, list):  # with a screenshot: the text part
+        return "".join(part["text"] for part in content if part["type"] == "text")
+    return content
 
 
 def scripted_action(page: str) -> tuple[str, dict[str, Any]]:
@@ -246,6 +250,24 @@ def test_a_reply_the_agent_cannot_use_raises_the_reason(standin, mode, requests,
         agent.act(page)
     assert len(app.config["requests"]) == requests
     assert not isinstance(UnusableReplyError("x"), WebEnvError)  # a fault, not a stopped run
+
+
+def test_a_screenshot_goes_along_only_when_asked(standin):
+    url, app = standin
+    page = {**OBSERVATION, "axtree": '[5] link "Trash" -> /folder/trash',
+            "goal": "Restore “Lunch” from the Trash.",
+            "screenshot": np.full((36, 64, 3), 90, dtype=np.uint8)}  # fmt: skip
+    for screenshot in (False, True):
+        app.config.update(requests=[], mode="text", flaky=False)
+        agent = OpenAIChatAgent("standin-1", base_url=f"{url}/v1", screenshot=screenshot)
+        assert agent.act(page) == 'click("5")'
+        [sent] = app.config["requests"]
+        content = sent["messages"][-1]["content"]
+        if screenshot:
+            assert [part["type"] for part in content] == ["text", "image_url"]
+            assert content[1]["image_url"]["url"].startswith("data:image/jpeg;base64,")
+        else:
+            assert isinstance(content, str) and content.startswith("Goal: Restore")
 
 
 def test_the_timeout_bounds_each_request(standin):

@@ -82,6 +82,7 @@ class OpenAIChatAgent:
         max_tokens: the reply's bound, sent as ``max_completion_tokens``.
         max_page_tokens: the budget of each page (:func:`webenv.chat.count_tokens` tokens).
         repairs: times a refused tool call is answered with its reason and asked again.
+        screenshot: attach each page's screenshot (the env must observe ``screenshot``).
         timeout: seconds each request may take (``webenv eval --timeout``);
         max_retries: its retries on rate limits, overloads and dropped connections.
     """
@@ -98,6 +99,7 @@ class OpenAIChatAgent:
         max_tokens: int = 1024,
         max_page_tokens: int = chat.DEFAULT_MAX_TOKENS,
         repairs: int = 2,
+        screenshot: bool = False,
         timeout: float = 60.0,
         max_retries: int = 4,
     ):
@@ -114,6 +116,7 @@ class OpenAIChatAgent:
         self.max_tokens = max_tokens
         self.budget = chat.Budget(max_tokens=max_page_tokens)
         self.repairs = repairs
+        self.screenshot = screenshot
         self.client = openai.OpenAI(
             base_url=base_url,
             api_key=api_key or os.environ.get("OPENAI_API_KEY") or NO_KEY,
@@ -134,7 +137,7 @@ class OpenAIChatAgent:
             self._turns[-1].extend(answers)
         kept = self._turns[-self.history :] if self.history else []
         past = [message for turn in kept for message in turn]
-        page = chat.render(observation, self.budget)
+        page = chat.render(observation, self.budget, screenshot=self.screenshot)
         messages = [{"role": "system", "content": self.system_prompt}, *past, page]
         short = {"role": "user", "content": "\n".join(chat.header_lines(observation, False))}
         turn: list[dict[str, Any]] = [short]
