@@ -52,7 +52,7 @@ import difflib
 import io
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -405,7 +405,8 @@ def render_text(
     def page(removed: Mapping[int, str]) -> str:
         return f"{header}\nPage:\n{_tree(lines, removed)}".rstrip("\n")
 
-    if not budget.fits(page(cut)):
+    fits = _Sizer(f"{header}\nPage:", lines, budget).fits
+    if not fits(cut):
         visible = _visibility(lines, observation.get("elements"))
         stages: list[tuple[str, list[int]]] = [
             ("viewport", _outside_viewport(lines, visible)),
@@ -413,11 +414,11 @@ def render_text(
             ("options", _long_lists(lines)),
         ]
         for kind, order in stages:
-            cut = _cut_until_fits(cut, kind, order, page, budget)
-            if budget.fits(page(cut)):
+            cut = _cut_until_fits(cut, kind, order, fits)
+            if fits(cut):
                 break
         else:
-            cut = _cut_end(cut, len(lines), page, budget)
+            cut = _cut_end(cut, len(lines), fits)
     return budget.clip(page(cut))
 
 
@@ -470,29 +471,54 @@ def _diff(before: list[_Line], after: list[_Line], context: int = 1) -> list[_Li
     return out
 
 
-def _tree(lines: Sequence[_Line], removed: Mapping[int, str]) -> str:
-    out: list[str] = []
+def _pieces(lines: Sequence[_Line], removed: Mapping[int, str]) -> Iterator[int | str]:
+    """The tree's lines: the index of a line kept, or the marker of a run of lines cut."""
     index = 0
     while index < len(lines):
         kind = removed.get(index)
         if kind is None:
-            out.append(lines[index].text)
+            yield index
             index += 1
             continue
         start = index
         while index < len(lines) and removed.get(index) == kind:
             index += 1
-        count = index - start
-        out.append(_marker(0 if kind == "end" else lines[start].depth, count, kind))
-    return "\n".join(out)
+        yield _marker(0 if kind == "end" else lines[start].depth, index - start, kind)
+
+
+def _tree(lines: Sequence[_Line], removed: Mapping[int, str]) -> str:
+    return "\n".join(
+        piece if isinstance(piece, str) else lines[piece].text for piece in _pieces(lines, removed)
+    )
+
+
+class _Sizer:
+    """Whether a page fits, from the sizes of its lines (characters and tokens both add up
+    over lines), without writing it out: the cuts try many sets of lines."""
+
+    def __init__(self, head: str, lines: Sequence[_Line], budget: Budget):
+        self.lines, self.budget = lines, budget
+        self.head = (len(head), count_tokens(head))
+        self.sizes = [(len(line.text), count_tokens(line.text)) for line in lines]
+
+    def fits(self, removed: Mapping[int, str]) -> bool:
+        chars, tokens = self.head
+        for piece in _pieces(self.lines, removed):
+            if isinstance(piece, str):
+                chars, tokens = chars + 1 + len(piece), tokens + count_tokens(piece)
+            else:
+                chars, tokens = chars + 1 + self.sizes[piece][0], tokens + self.sizes[piece][1]
+        limit_chars, limit_tokens = self.budget.max_chars, self.budget.max_tokens
+        return (limit_chars is None or chars <= limit_chars) and (
+            limit_tokens is None or tokens <= limit_tokens
+        )
+
+
+_Fits = Callable[[Mapping[int, str]], bool]
 
 
 def _cut_until_fits(
-    cut: dict[int, str],
-    kind: str,
-    order: list[int],
-    page: Callable[[Mapping[int, str]], str],
-    budget: Budget,
+    cut: dict[int, str], kind: str, order: list[int], fits: _Fits
 ) -> dict[int, str]:
     """``cut`` plus the fewest of ``order`` (taken in order) that bring the page within the
     budget, found by bisection (all of them if that is not enough)."""
@@ -504,16 +530,14 @@ def _cut_until_fits(
     low, high = 0, len(order)  # with_first(high) fits, or high is all there is
     while low < high:
         middle = (low + high) // 2
-        if budget.fits(page(with_first(middle))):
+        if fits(with_first(middle)):
             high = middle
         else:
             low = middle + 1
     return with_first(high)
 
 
-def _cut_end(
-    cut: dict[int, str], count: int, page: Callable[[Mapping[int, str]], str], budget: Budget
-) -> dict[int, str]:
+def _cut_end(cut: dict[int, str], count: int, fits: _Fits) -> dict[int, str]:
     """Cut (d): every line from the latest start that brings the page within the budget."""
 
     def from_(start: int) -> dict[int, str]:
@@ -523,7 +547,7 @@ def _cut_end(
     low, high = 0, count  # from_(low) fits, or low is 0
     while low < high:
         middle = (low + high + 1) // 2
-        if budget.fits(page(from_(middle))):
+        if fits(from_(middle)):
             low = middle
         else:
             high = middle - 1
