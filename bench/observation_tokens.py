@@ -3,8 +3,9 @@
 For each template, the first observation (seed 0, clean, ``observe=("axtree", "elements")``)
 is rendered by :func:`webenv.chat.render` at the default budget and without a budget; the
 table gives both in :func:`webenv.chat.count_tokens` tokens (its fixed estimate, no
-tokenizer), the ratio, and which cuts the budget made. One env per site's templates in turn;
-a full run takes about a minute or two on a quiet machine.
+tokenizer), the ratio, and which cuts the budget made ("a:50": cut (a) took 50 lines; cut (d)
+takes over the lines earlier cuts took at the end of the page). One env per template in turn:
+about 3 s a template on a busy 2-core machine, 3 minutes for all; ``--tasks`` for fewer.
 
     python bench/observation_tokens.py [--tasks 'shop.*'] [--seeds 0] [--max-tokens 4000]
 """
