@@ -111,16 +111,19 @@ def test_a_transcript_shows_the_pages_as_chat_renders_them_and_no_secret(browser
     env = gym.make(env_id(get_template(TEMPLATE)), observe=demos.OBSERVE)
     seen: list[dict[str, Any]] = []
     hidden: dict[str, str] = {}
+    kinds: list[str] = []
 
     def on_step(observation: Any, info: Any) -> None:
         seen.append(dict(observation))
         hidden.update(secrets(webenv.grader_view(env), observation["goal"]))
+        kinds.extend(event["kind"] for event in webenv.grader_view(env).events)
 
     try:
         line = demos.transcript(env, 1, "heavy", budget=chat.DEFAULT_BUDGET, on_step=on_step)
     finally:
         env.close()
     assert line["label"] == "success" and line["reward"] == 1.0
+    assert line["events"] == list(dict.fromkeys(kinds)) and line["events"]
     assert any(value.startswith("task parameter") for value in hidden.values())
     assert any(value.startswith("check message") for value in hidden.values())
     pages = [m for m in line["messages"] if m["role"] == "user"]

@@ -21,7 +21,10 @@ another), which a columnar reader such as ``datasets`` cannot hold as one column
 The oracle gets past perturbations as ``webenv eval --agent oracle`` does
 (:func:`webenv.perturb.recovering`); its recovery actions are part of the transcript.
 ``task`` is :func:`webenv.trusted.public_task`: template, seed, goal, never the parameters;
-``events`` are the perturbation events' kinds only. The same command writes the same file.
+``events`` are the kinds of the perturbations met, each once, in the order met (none of
+their details: the paths they struck on stay on the trusted side). The same command writes
+the same file: lines in the order of :func:`plan`, the sites' ephemeral port written as
+:data:`PORT`.
 
 With ``include_failures``, each task and seed also gets one near-miss of the template (a
 policy that comes close but must fail, chosen by the seed), labelled ``near-miss``, and
@@ -152,7 +155,7 @@ def transcript(
         "reward": run.reward if label == "success" else 0.0,
         "label": label,
         "perturb": perturb,
-        "events": [event["kind"] for event in run.events],
+        "events": list(dict.fromkeys(event["kind"] for event in run.events)),
         "steps": run.steps,
         "near_miss": near_miss,
         "error": (error or "the oracle's episode was not rewarded") if label == "failed" else None,
