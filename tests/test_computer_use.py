@@ -5,7 +5,9 @@ through it to its reward in the real browser."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -229,3 +231,16 @@ def test_a_screenshot_only_episode_driven_by_computer_use_calls_is_rewarded(brow
         assert call.terminated and call.reward == 1.0  # type: ignore[attr-defined]
     finally:
         env.close()
+
+
+def test_the_readme_snippet_runs(browser, capsys):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Computer-use actions", 1)[1].split("\n## ", 1)[0]
+    [snippet] = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    scope: dict[str, Any] = {}
+    exec(compile(snippet, "README.md", "exec"), scope)  # our own README, as a user runs it
+    assert scope["observation"]["url"].endswith("/account")  # the click hit the link
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        'keyboard_press("Control+a")',
+        'keyboard_press("Backspace")',
+    ]
