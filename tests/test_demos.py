@@ -16,6 +16,7 @@ from tests.test_leaks import leaked, secrets
 from webenv import chat, demos
 from webenv.cli import main, parse_seeds
 from webenv.tasks import env_id, get_template
+from webenv.validate.episodes import idle
 
 TEMPLATE = "shop.order_total"
 
@@ -120,8 +121,14 @@ def test_a_transcript_shows_the_pages_as_chat_renders_them_and_no_secret(browser
 
     try:
         line = demos.transcript(env, 1, "heavy", budget=chat.DEFAULT_BUDGET, on_step=on_step)
+        # A policy that stops short of the goal: a failed episode, marked so, reward 0.
+        failed = demos.transcript(env, 1, policy=idle(1))
     finally:
         env.close()
+    assert failed["label"] == "failed" and failed["reward"] == 0.0 and failed["steps"] == 2
+    assert failed["error"] == "the oracle's episode was not rewarded"
+    roles = [message["role"] for message in failed["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "user", "assistant"]
     assert line["label"] == "success" and line["reward"] == 1.0
     assert line["events"] == list(dict.fromkeys(kinds)) and line["events"]
     assert any(value.startswith("task parameter") for value in hidden.values())
