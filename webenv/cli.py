@@ -21,6 +21,7 @@ import gymnasium as gym
 
 from . import __version__
 from .agents import OracleAgent
+from .demos import add_demos_command
 from .envserver.command import add_server_command
 from .errors import WebEnvError
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
@@ -483,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--port", type=int, default=8766, help="--live: port (0: any)")
     play.set_defaults(run=cmd_play)
     add_server_command(commands, HelpFormatter)
+    add_demos_command(commands, HelpFormatter)
     return parser
 
 
