@@ -82,6 +82,39 @@ def test_or_before_a_number_in_any_script_or_word_is_a_hedge(kind, text, expecte
     assert not result.passed, result
 
 
+def _disguised(kind: str, wrong: str) -> str:
+    """``wrong`` in a form the kind's reader skips beside a right value: an amount without
+    its dollar sign, a count as a word."""
+    if kind == "money":
+        return wrong.replace("$", "").replace("USD", "").strip()
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    return " ".join(words[int(w)] if w.isdigit() and int(w) < 10 else w for w in wrong.split())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: end to end, a right answer followed by ', maybe <the near-miss value in a "
+    "skipped form>' earns the reward (webenv/answers.py, see above)",
+)
+@pytest.mark.parametrize("name", ["shop.order_total", "mail.count_from_sender"])
+@pytest.mark.browser
+def test_a_disguised_second_candidate_earns_nothing_in_an_episode(name):
+    from tests.test_redteam import make, oracle_answer, send
+
+    with make(name) as env:
+        right, wrong, reward = oracle_answer(env, seed=1)
+        assert reward == 1.0 and wrong
+        kind = env.unwrapped.task.template.answer_type
+        rewards = []
+        for other in wrong:
+            env.reset(seed=1)
+            text = f"{right}, maybe {_disguised(kind, other)}"
+            _, reward, terminated, *_ = env.step(send(text))
+            assert terminated
+            rewards.append((text, reward))
+        assert all(reward == 0.0 for _, reward in rewards), rewards
+
+
 #: Hedges that the grader does refuse (the defences that hold), for the record.
 REFUSED = [
     ("money", "$12.40 (or $13.10)", 1240),
