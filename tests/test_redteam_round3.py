@@ -282,6 +282,42 @@ def test_an_oversized_request_body_is_refused_unread(shop_only):
     assert response.status_code == 413, response.status_code
 
 
+#: Valid JSON that Python's json module refuses with a plain ValueError (not JSONDecodeError):
+#: an integer past the interpreter's 4,300-digit limit for int from str.
+HUGE_INT_BODY = '{"task": "shop.order_total", "seed": ' + "9" * 5000 + "}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: _body (webenv/envserver/app.py) catches only JSONDecodeError; a 5,000-digit "
+    "number makes json.loads raise ValueError, which comes back as a 500 Internal Server Error",
+)
+@pytest.mark.browser
+def test_a_body_with_a_huge_number_is_a_client_error(shop_only):
+    server, client = shop_only
+    client_raises = TestClient(server.app, raise_server_exceptions=False)
+    response = client_raises.post(
+        "/reset", content=HUGE_INT_BODY, headers={"content-type": "application/json"}
+    )
+    assert response.status_code in (400, 413, 422), response.status_code
+    assert client.get("/health").status_code == 200
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: EnvServer._converse (webenv/envserver/app.py) catches only JSONDecodeError; "
+    "a frame with a 5,000-digit number raises ValueError and ends the connection",
+)
+@pytest.mark.browser
+def test_a_frame_with_a_huge_number_is_an_error_frame(shop_only):
+    _, client = shop_only
+    with client.websocket_connect("/ws") as socket:
+        socket.send_text(json.dumps({"type": "reset"})[:-1] + ', "data": ' + HUGE_INT_BODY + "}")
+        assert socket.receive_json()["type"] == "error"
+        socket.send_text(json.dumps({"type": "state"}))
+        assert socket.receive_json()["type"] == "state"
+
+
 # -- leaving the world: loopback and the world's hosts spelled another way --------------------
 
 SPELLINGS = [
