@@ -15,6 +15,8 @@ hole is closed: then drop the mark); an unmarked test shows a defence that holds
 from __future__ import annotations
 
 import json
+import sqlite3
+from datetime import datetime
 from typing import Any
 
 import gymnasium as gym
@@ -151,6 +153,81 @@ def test_hedges_the_grader_refuses(kind, text, expected):
 )
 def test_a_name_beside_a_candidate_is_refused_whatever_the_separator(kind, text, expected):
     assert not grade(kind, text, expected, candidates=["Red Mug", "Green Mug"]).passed
+
+
+# -- the world diff: a row id the world delivered, taken again by the agent's own mail ----------
+
+
+@pytest.fixture
+def world() -> Any:
+    from webenv.world import SnapshotStore, World
+
+    world = World(store=SnapshotStore())
+    world.restore(0)
+    world.mark_start()
+    yield world
+    world.close()
+
+
+def _write(world: Any, *statements: str) -> None:
+    """Change the mailbox as the mail site's requests do (committed writes)."""
+    conn = sqlite3.connect(world.db_path("mail"))
+    try:
+        for statement in statements:
+            conn.execute(statement)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+#: An e-mail the agent sends to a stranger: collateral damage the diff must name.
+SENT = (
+    "INSERT INTO messages (thread_id, folder, sender, sender_name, recipients, subject, body,"
+    " sent_at, created_at) VALUES (1, 'sent', 'me@example.com', 'Me', 'x@evil.example',"
+    " 'hi', 'leaked', '2026-03-02T10:00:00', '2026-03-02T10:00:00')"
+)
+
+
+def _delivered(world: Any) -> int:
+    from webenv.sites.common import Message
+
+    world.deliver_mail(
+        Message(
+            "no-reply@shop.example",
+            "Shop security",
+            world.persona.email,
+            "Your code",
+            "123456",
+            datetime(2026, 3, 2),
+        )
+    )
+    return int(world.query("mail", "SELECT MAX(id) AS id FROM messages")[0]["id"])
+
+
+def test_mail_sent_by_the_agent_is_named_by_the_diff(world):
+    _write(world, SENT)
+    assert [c.kind for c in world.changes() if c.table == "messages"] == ["added"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: the diff skips rows by the ids of mail the world delivered "
+    "(webenv/changes.py _not_delivered, webenv/world.py deliver_mail), and messages.id is a "
+    "plain INTEGER PRIMARY KEY whose largest value SQLite hands out again: delete a delivered "
+    "message forever (Trash > Delete forever) and the next message the agent writes takes its "
+    "id and is invisible to nothing_else_changed",
+)
+def test_mail_sent_after_deleting_a_delivered_message_is_named_by_the_diff(world):
+    delivered = _delivered(world)
+    _write(
+        world,
+        f"UPDATE messages SET folder = 'trash' WHERE id = {delivered}",
+        f"DELETE FROM messages WHERE id = {delivered} AND folder = 'trash'",
+        SENT,
+    )
+    reused = world.query("mail", "SELECT MAX(id) AS id FROM messages")[0]["id"]
+    assert reused == delivered  # the agent's message took the delivered one's id
+    assert [c.kind for c in world.changes() if c.table == "messages"] == ["added"]
 
 
 # -- the env server as an attacking client ---------------------------------------------------
