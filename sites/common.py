@@ -15,11 +15,16 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from faker import Faker
+from werkzeug.routing import IntegerConverter
 
 #: The longest path a redirect-after parameter may name; a longer one is no page of ours.
 MAX_NEXT_LENGTH = 2000
 #: Characters a path keeps as they are; any other (a space, a quote, non-ASCII) is %-encoded.
 _PATH_SAFE = "!#$%&'()*+,/:;=?@[]~"
+
+#: The largest row id SQLite stores (a signed 64-bit integer): a larger number names no row.
+MAX_ROW_ID = 2**63 - 1
+_ROW_ID_DIGITS = len(str(MAX_ROW_ID))
 
 #: Iterations of the password hash. Seeded data must be cheap to generate, and only agents log in.
 PASSWORD_ITERATIONS = 1000
@@ -142,6 +147,45 @@ def same_site_path(target: str | None, fallback: str, host: str = "") -> str:
     if parts.scheme or parts.netloc:
         return fallback
     return quote(target, safe=_PATH_SAFE)
+
+
+class RowIdConverter(IntegerConverter):
+    """``<int:...>`` in a site's routes: a row id, at most :data:`MAX_ROW_ID`.
+
+    Werkzeug's own converter takes any number of any script's digits (``/thread/١٢`` was
+    thread 12), and SQLite refuses with a 500 a number that does not fit 64 bits. This one
+    matches at most 19 ASCII digits, and a number beyond the bound, like a negative or
+    malformed one, is no route: the site's 404.
+    """
+
+    def __init__(
+        self,
+        map: Any,
+        fixed_digits: int = 0,
+        min: int | None = None,
+        max: int | None = None,
+        signed: bool = False,
+    ) -> None:
+        bound = MAX_ROW_ID if max is None or max > MAX_ROW_ID else max
+        super().__init__(map, fixed_digits, min, bound, signed)
+        self.regex = rf"{'-?' if signed else ''}[0-9]{{1,{_ROW_ID_DIGITS}}}"
+
+
+def use_row_ids(app: Any) -> None:
+    """Make ``<int:...>`` in ``app``'s routes a :class:`RowIdConverter`; call it before the
+    blueprints are registered (a rule reads its converter when it is added)."""
+    app.url_map.converters["int"] = RowIdConverter
+
+
+def parse_row_id(text: str | None) -> int | None:
+    """A row id posted by a form (ASCII digits, at most :data:`MAX_ROW_ID`), else None."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > _ROW_ID_DIGITS:
+        return None
+    value = int(text)
+    return value if value <= MAX_ROW_ID else None
 
 
 #: Each site's name as its pages show it.

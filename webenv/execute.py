@@ -59,6 +59,13 @@ def _summarise(error: PlaywrightError) -> str:
 _LOCATE_JS = """bid => {
   const el = window.__webenv ? window.__webenv.find(bid) : null;
   if (!el) return null;
+  // Placed above or left of the page (a skip link), no scrolling reaches it; a keyboard user
+  // tabs to it, which shows it: focus it, as they would.
+  const beyond = () => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && (box.right + scrollX <= 0 || box.bottom + scrollY <= 0);
+  };
+  if (beyond() && el.focus) el.focus();
   const link = el.closest("a[href][target], area[href][target]");
   const target = link ? link.target : (el.form && el.form.target) || "";
   return [
@@ -66,6 +73,8 @@ _LOCATE_JS = """bid => {
     el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true,
     !(el.disabled || el.getAttribute("aria-disabled") === "true"),
     target !== "" && target !== "_self" && target !== "_parent" && target !== "_top",
+    !!el.closest("a[href], area[href]"),
+    !beyond(),
   ];
 }"""
 
@@ -75,8 +84,9 @@ def _element(session: Session, bid: str, usable: bool = True) -> Locator:
     return _checked_element(session, bid, usable)[0]
 
 
-def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[Locator, bool]:
-    """The element with id ``bid``, and whether clicking it opens a new tab.
+def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[Locator, bool, bool]:
+    """The element with id ``bid``, whether clicking it opens a new tab (its link's or form's
+    target), and whether it is (in) a link.
 
     Fails at once rather than waiting out the action timeout for a state that may never come.
     """
@@ -84,18 +94,23 @@ def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[L
     found = session.page.evaluate(_LOCATE_JS, bid)
     if found is None:
         raise ActionError(f"No element with id {bid!r} on this page; use an id from the axtree.")
-    in_main_frame, visible, enabled, opens_tab = found
+    in_main_frame, visible, enabled, opens_tab, link, reachable = found
     if in_main_frame:
         element = session.page.locator(selector).first
     else:
         element = _in_frames(session, selector)
     if not usable:
-        return element, False
+        return element, False, link
     if not visible:
         raise ActionError(f"Element {bid} is not visible; open or scroll to what shows it.")
     if not enabled:
         raise ActionError(f"Element {bid} is disabled.")
-    return element, opens_tab
+    if not reachable:
+        raise ActionError(
+            f"Element {bid} is placed off the page, where no scrolling reaches it; use a "
+            "control shown on the page, or focus() it and press keys."
+        )
+    return element, opens_tab, link
 
 
 def _in_frames(session: Session, selector: str) -> Locator:
@@ -114,13 +129,28 @@ def _safe_id(bid: str) -> str:
 
 
 def _click(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:
-    element, opens_tab = _checked_element(session, bid)
-    if opens_tab:
+    element, opens_tab, link = _checked_element(session, bid)
+    keys = _modifiers(modifiers)
+
+    def click() -> None:
+        element.click(button=_button(button), modifiers=keys)
+
+    if link and _in_new_tab(button, keys):
+        # As in a browser: a middle- or Ctrl-click opens the link in a background tab (with
+        # Shift, in a tab brought to the front), listed at once; the step waits for neither
+        # its load nor, in the background, its settling.
+        session.open_tab_by(click, background="Shift" not in keys)
+    elif opens_tab:
         # A link into a new tab: wait for the tab, so that the next observation shows it.
         with session.context.expect_page():
-            element.click(button=_button(button), modifiers=_modifiers(modifiers))
+            click()
     else:
-        element.click(button=_button(button), modifiers=_modifiers(modifiers))
+        click()
+
+
+def _in_new_tab(button: str, keys: list[str]) -> bool:
+    """Whether a click of a link with ``button`` and ``keys`` held opens it in a new tab."""
+    return button == "middle" or bool({"Control", "ControlOrMeta", "Meta"} & set(keys))
 
 
 def _dblclick(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:

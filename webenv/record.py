@@ -24,6 +24,7 @@ import gzip
 import json
 import os
 import tempfile
+import textwrap
 import time
 from importlib import metadata
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
@@ -101,6 +102,8 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         self.path: Path | None = None
         #: The file of the last screenshot saved (None before the first, or without screenshots).
         self.last_screenshot: Path | None = None
+        #: The last screenshot that is the page itself (none drawn with a dialog over it).
+        self._last_page: Path | None = None
         self._episode: dict[str, Any] = {}
         self._steps = 0
         self._started = 0.0
@@ -190,15 +193,33 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
     def _screenshot(self, observation: dict[str, Any], step: int) -> str | None:
         if not self.screenshots or self.path is None:
             return None
-        pixels = observation.get("screenshot")
-        if pixels is None:
-            pixels = self.env.unwrapped.screenshot()  # type: ignore[attr-defined]
-        if pixels is None:
-            return None
         name = f"screenshots/{step:04d}.png"
+        dialog = observation.get("dialog") or ""
+        if dialog:
+            image = self._behind_dialog(dialog)
+        else:
+            pixels = observation.get("screenshot")
+            if pixels is None:
+                pixels = self.env.unwrapped.screenshot()  # type: ignore[attr-defined]
+            if pixels is None:
+                return None
+            image = Image.fromarray(np.asarray(pixels))
+            self._last_page = self.path / name
         self.last_screenshot = self.path / name
-        Image.fromarray(np.asarray(pixels)).save(self.last_screenshot, optimize=False)
+        image.save(self.last_screenshot, optimize=False)
         return name
+
+    def _behind_dialog(self, dialog: str) -> Image.Image:
+        """The step's picture while a JavaScript dialog is open. Chromium captures no page
+        whose dialog is open (the capture waits for the dialog), and the env's observation
+        holds a blank one: so the page as last captured, with the dialog drawn over it."""
+        if self._last_page is not None and self._last_page.exists():
+            with Image.open(self._last_page) as last:
+                page = last.convert("RGB")
+        else:
+            size = getattr(self.env.unwrapped, "viewport", (1280, 720))
+            page = Image.new("RGB", tuple(size), "white")
+        return draw_dialog(page, dialog)
 
     def _text(self, observation: dict[str, Any], step: int) -> str | None:
         """Save the observation's axtree and DOM text, if it has any; return the file's name."""
@@ -231,6 +252,23 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         if session is None or session.dialog is not None:
             return None  # an open dialog holds the page: asking it would wait for the dialog
         return element_box(session.page, bid)
+
+
+def draw_dialog(page: Image.Image, dialog: str) -> Image.Image:
+    """``page`` with a JavaScript dialog (``"confirm: Leave this page?"``) drawn at its top,
+    where Chromium shows one: the page dimmed, a box with the message and the dialog's type."""
+    kind, _, message = dialog.partition(": ")
+    shown = Image.blend(page, Image.new("RGB", page.size, "black"), 0.25)
+    draw = ImageDraw.Draw(shown)
+    width = min(460, page.width - 20)
+    left = (page.width - width) // 2
+    lines = textwrap.wrap(message, 60)[:8] or [""]
+    bottom = 24 + 18 * len(lines) + 40
+    draw.rectangle((left, 8, left + width, 8 + bottom), fill="white", outline="#888")
+    for index, line in enumerate(lines):
+        draw.text((left + 16, 24 + 18 * index), line, fill="black")
+    draw.text((left + 16, 8 + bottom - 28), f"[{kind or 'dialog'}]", fill="#555")
+    return shown
 
 
 def element_box(page: Page, bid: str) -> list[float] | None:

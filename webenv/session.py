@@ -15,7 +15,7 @@ import io
 import os
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
@@ -27,6 +27,7 @@ import numpy as np
 from PIL import Image
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Page
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .dialog_guard import until_dialog
 from .errors import ActionError, WebEnvError
@@ -295,6 +296,21 @@ class Session:
             return self.context.new_page()
         finally:
             self._opening = False
+
+    def open_tab_by(self, act: Callable[[], None], background: bool) -> None:
+        """Do ``act``, which opens a tab as a browser does for a middle-click on a link. In
+        the ``background`` the tab is listed and the active tab stays where it was (Chromium
+        does not render a background tab, so the step must not wait for it to settle);
+        else the new tab becomes the active one. A click that opens nothing (the page
+        cancelled it) is no error."""
+        active = self.page
+        try:
+            with self.context.expect_page(timeout=self.timeouts.action):
+                act()
+        except PlaywrightTimeoutError:
+            return
+        if background and not active.is_closed():
+            self.page = active
 
     def _hold_dialog(self, dialog: Dialog) -> None:
         # Held open until the agent accepts or dismisses it; the page waits meanwhile. Past a

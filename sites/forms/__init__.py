@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf import CSRFProtect
 
-from ..common import Persona, register_your_apps
+from ..common import Persona, register_your_apps, use_row_ids
 from . import db
 from .data import seed_database
 from .drafts import MAX_FILE_BYTES
@@ -37,6 +37,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     register_your_apps(app, "forms")
+    use_row_ids(app)
     CSRFProtect(app)
     db.init_app(app)
     register_template_helpers(app)

@@ -13,7 +13,7 @@ from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from ..common import register_your_apps
+from ..common import register_your_apps, use_row_ids
 from . import auth, compose, contacts, db, formatting, labels, mailbox, navigation, search, thread
 from .data import build_database
 from .delivery import deliver
@@ -41,6 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     register_your_apps(app, "mail")
+    use_row_ids(app)
     CSRFProtect(app)
     db.init_app(app)
     formatting.register(app)

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from ..common import Persona, register_your_apps
+from ..common import Persona, register_your_apps, use_row_ids
 from . import (
     account,
     addresses,
@@ -57,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
     register_your_apps(app, "shop")
+    use_row_ids(app)
     CSRFProtect(app)
     db.init_app(app)
     formatting.register(app)

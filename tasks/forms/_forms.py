@@ -7,20 +7,43 @@ import hashlib
 import json
 import random
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import pairwise
 from typing import Any
 
 from webenv.axtree import AxTree, Node, NotFound
-from webenv.tasks import ADD, ANY, Allowance, Checks, Moves
+from webenv.changes import RowChange
+from webenv.tasks import ADD, Allowance, Checks, May, Moves
 from webenv.world import World
 
 PERSONA_ID = 1
 SITE = "forms"
 #: What going through a form's steps changes: its draft is created and saved on every step.
-FILLING: Allowance = {"drafts": ANY}
+#: A draft started in the episode is an added row however often it is saved; the drafts the
+#: user had saved before are another form's (or an earlier try's) and stay as they were.
+FILLING: Allowance = {"drafts": ADD}
 #: What submitting a form changes: its draft, the submission and the files uploaded with it.
-SUBMITTING: Allowance = {"drafts": ANY, "submissions": ADD, "uploads": ADD}
+SUBMITTING: Allowance = {"drafts": ADD, "submissions": ADD, "uploads": ADD}
+
+
+@dataclass(frozen=True)
+class OwnDraft(May):
+    """Drafts: new ones, and anything to the one saved draft the task is about (``draft``,
+    its id), which a task that resumes it submits; every other saved draft stays as it was."""
+
+    draft: int = 0
+
+    def allows(self, change: RowChange) -> bool:
+        if change.kind == "added":
+            return True
+        return change.key == (self.draft,)
+
+
+def resuming(allowance: Allowance, draft_id: int) -> Allowance:
+    """``allowance`` (of the forms site) with the saved draft ``draft_id`` the task's own."""
+    return {**allowance, "drafts": OwnDraft(add=True, draft=draft_id)}
+
 
 # -- stating values -----------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from typing import Any
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
 from webenv.tasks import (
+    Allowance,
     Answer,
     CheckResult,
     Checks,
@@ -37,6 +38,7 @@ from ._forms import (
     money,
     place_file,
     read_definition,
+    resuming,
     spoken_date,
     typed_amount,
 )
@@ -250,6 +252,10 @@ class FinishSavedExpenseReport(TaskTemplate):
             "receipt": files[0],
             "other_file": files[1],
         }
+
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        """The saved draft the task resumes is its own (it is submitted); no other is."""
+        return allow(forms=resuming(SUBMITTING, params["draft_id"]))
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         purpose, receipt = params["purpose"], params["receipt"][0]

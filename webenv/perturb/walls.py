@@ -16,8 +16,11 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from werkzeug.wrappers import Request, Response
+
+from webenv.sites.common import same_site_path
 
 from ..axtree import AxTree, NotFound
 from .base import Active, Kind, strikes
@@ -66,8 +69,8 @@ class SessionExpiry(Kind):
         elif not strikes(active, view, bool(_EXPIRES_ON[site].match(path))):
             return None
         active.emit("shown", path=path)
-        target = start_over(site, request, view)
-        response = Response(status=302, headers={"Location": f"{LOGIN_PATH}?next={target}"})
+        target = _on_site(start_over(site, request, view), request)
+        response = Response(status=302, headers={"Location": _with_next(LOGIN_PATH, target)})
         response.delete_cookie(cookie, path="/")
         return response
 
@@ -124,7 +127,7 @@ class VerifyCode(Kind):
         if active.happened("recovered"):
             return None
         if request.path == VERIFY_PATH and request.method == "POST":
-            target = request.args.get("next", "/")
+            target = _on_site(request.args.get("next"), request)
             if request.form.get("code", "").strip() == active.p["code"]:
                 active.emit("recovered")
                 return Response(status=302, headers={"Location": target})
@@ -139,7 +142,7 @@ class VerifyCode(Kind):
                 f"Your verification code is {active.p['code']}. Enter it to continue. "
                 "If this wasn't you, you can ignore this e-mail.",
             )
-        back = start_over(active.planned.site, request, view)
+        back = _on_site(start_over(active.planned.site, request, view), request)
         if view is not None or "back" not in active.state:
             active.state["back"] = back
         # A later step or a form's post, straight from the address bar: the same page, refused.
@@ -170,6 +173,17 @@ class VerifyCode(Kind):
             return None
 
 
+def _on_site(target: str | None, request: Request) -> str:
+    """``target`` if it is a path of the site ``request`` went to, else its home page: a
+    redirect-after value read from a request leads nowhere else (no open redirect)."""
+    return same_site_path(target, "/", request.host)
+
+
+def _with_next(path: str, target: str) -> str:
+    """``path`` with ``next`` set to ``target``, %-encoded so that its own query stays whole."""
+    return f"{path}?next={quote(target, safe='/')}"
+
+
 def _origin(url: str, site: str) -> str:
     """The origin of ``site`` in the world that ``url`` belongs to (same port, host routed)."""
     scheme, _, host = url.split("/", 3)[:3]
@@ -184,7 +198,7 @@ def _verify_page(target: str, error: str = "", status: int = 200) -> Response:
         '<body style="font:16px system-ui,sans-serif;max-width:480px;margin:10vh auto">'
         "<h1>Verify it's you</h1><p>For your security we sent a 6-digit code to the e-mail "
         "address on your account. Enter it below to continue.</p>"
-        f'{alert}<form method=post action="{VERIFY_PATH}?next={html.escape(target)}">'
+        f'{alert}<form method=post action="{html.escape(_with_next(VERIFY_PATH, target))}">'
         "<label for=code>Verification code</label><br>"
         "<input id=code name=code inputmode=numeric autocomplete=one-time-code> "
         "<button>Verify</button></form></body></html>"

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ...common import parse_row_id
 from ..db import get_db
 from ..definitions import FORMS
 from ..drafts import (
@@ -150,10 +151,11 @@ def apply_action(step: Step, action: str, answers: Answers, draft_id: int) -> An
     kind, _, argument = action.partition(":")
     if step.group and kind == "add-row":
         return add_row(step.group, answers)
-    if step.group and kind == "remove-row" and argument.isdigit():
-        return remove_row(step.group, answers, int(argument))
-    if kind == "remove-file" and argument.isdigit():
-        delete_upload(get_db(), draft_id, int(argument))
+    number = parse_row_id(argument)
+    if step.group and kind == "remove-row" and number is not None:
+        return remove_row(step.group, answers, number)
+    if kind == "remove-file" and number is not None:
+        delete_upload(get_db(), draft_id, number)
     return answers
 
 
