@@ -47,12 +47,6 @@ HEDGES_WITHOUT_OR = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: a second value in a skipped form, offered without 'or', is not a hedge "
-    "(webenv/answers.py: _money ignores unmarked amounts once one is marked; the only "
-    "cross-form hedge check, _offers_another_number, needs 'or'/'either')",
-)
 @pytest.mark.parametrize(("kind", "text", "expected"), HEDGES_WITHOUT_OR)
 def test_a_second_candidate_without_or_is_a_hedge(kind, text, expected):
     result = grade(kind, text, expected)
@@ -73,11 +67,6 @@ HEDGES_WITH_UNSEEN_NUMBERS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: _NUMBER_LIKE (webenv/answers.py) knows only ASCII digits and the words "
-    "zero..twenty, so 'or' before any other number is not a hedge",
-)
 @pytest.mark.parametrize(("kind", "text", "expected"), HEDGES_WITH_UNSEEN_NUMBERS)
 def test_or_before_a_number_in_any_script_or_word_is_a_hedge(kind, text, expected):
     result = grade(kind, text, expected)
@@ -93,11 +82,6 @@ def _disguised(kind: str, wrong: str) -> str:
     return " ".join(words[int(w)] if w.isdigit() and int(w) < 10 else w for w in wrong.split())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: end to end, a right answer followed by ', maybe <the near-miss value in a "
-    "skipped form>' earns the reward (webenv/answers.py, see above)",
-)
 @pytest.mark.parametrize("name", ["shop.order_total", "mail.count_from_sender"])
 @pytest.mark.browser
 def test_a_disguised_second_candidate_earns_nothing_in_an_episode(name):
@@ -243,12 +227,6 @@ def shop_only() -> Any:
         yield server, client
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: SessionPool.reset (webenv/envserver/sessions.py) checks a named task only "
-    "with get_template, not against the suite: a client of a server run with --tasks 'shop.*' "
-    "can run any registered template (a held-out split, another site)",
-)
 @pytest.mark.browser
 def test_a_reset_cannot_name_a_task_outside_the_servers_suite(shop_only):
     _, client = shop_only
@@ -259,12 +237,6 @@ def test_a_reset_cannot_name_a_task_outside_the_servers_suite(shop_only):
     assert "shop.order_total" in response.json()["detail"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: SessionPool.reset (webenv/envserver/sessions.py) takes the client's perturb "
-    "over the server's --perturb profiles (and a named task gets 'none'): a client of a "
-    "robustness server run with --perturb heavy plays unperturbed episodes",
-)
 @pytest.mark.browser
 def test_a_reset_cannot_turn_off_the_servers_perturbations(shop_only):
     _, client = shop_only
@@ -329,12 +301,6 @@ def test_malformed_object_frames_over_the_websocket_are_errors_not_crashes(shop_
         assert socket.receive_json()["type"] == "state"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='hole: EnvServer._converse (webenv/envserver/app.py, `message.get("data")`) '
-    "calls .get on any JSON value: a frame that is valid JSON but no object raises "
-    "AttributeError, which ends the connection with a server error instead of an error frame",
-)
 @pytest.mark.parametrize("frame", ["[]", "null", '"reset"', "7"])
 @pytest.mark.browser
 def test_a_frame_that_is_json_but_no_object_is_an_error_frame(shop_only, frame):
@@ -346,11 +312,6 @@ def test_a_frame_that_is_json_but_no_object_is_an_error_frame(shop_only, frame):
         assert socket.receive_json()["type"] == "state"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: _body (webenv/envserver/app.py) reads a request body of any size into "
-    "memory and parses it before looking at it; a few 1 GB POSTs take the server down",
-)
 @pytest.mark.browser
 def test_an_oversized_request_body_is_refused_unread(shop_only):
     _, client = shop_only
@@ -364,11 +325,6 @@ def test_an_oversized_request_body_is_refused_unread(shop_only):
 HUGE_INT_BODY = '{"task": "shop.order_total", "seed": ' + "9" * 5000 + "}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: _body (webenv/envserver/app.py) catches only JSONDecodeError; a 5,000-digit "
-    "number makes json.loads raise ValueError, which comes back as a 500 Internal Server Error",
-)
 @pytest.mark.browser
 def test_a_body_with_a_huge_number_is_a_client_error(shop_only):
     server, client = shop_only
@@ -380,11 +336,6 @@ def test_a_body_with_a_huge_number_is_a_client_error(shop_only):
     assert client.get("/health").status_code == 200
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: EnvServer._converse (webenv/envserver/app.py) catches only JSONDecodeError; "
-    "a frame with a 5,000-digit number raises ValueError and ends the connection",
-)
 @pytest.mark.browser
 def test_a_frame_with_a_huge_number_is_an_error_frame(shop_only):
     _, client = shop_only

@@ -115,8 +115,18 @@ _WORDS = [
     *("eighteen", "nineteen", "twenty"),
 ]
 _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
-#: A digit or a number word: what a second candidate of a number-like kind is written with.
-_NUMBER_LIKE = re.compile(r"[0-9]|\b(?:" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+#: Number words past twenty, for telling a second candidate ("5 or fifty", "a dozen").
+_MORE_WORDS = ("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred",
+               "thousand", "million", "dozen", "half", "quarter")  # fmt: skip
+#: A digit of any script, a number word or a Roman numeral (two letters or more, so that "I"
+#: is not one): what a second candidate of a number-like kind may be written with.
+_NUMBER_LIKE = re.compile(r"\d|\b(?i:" + "|".join((*_WORDS, *_MORE_WORDS)) + r")\b|\b[IVX]{2,}\b")
+#: What offers a second candidate between two numbers: "or", and the words of a guess, and a
+#: slash between spaces ("$164.17 / 58.62"; a date's own slashes have none).
+_OFFER = re.compile(
+    _HEDGE.pattern + r"|\b(?:maybe|perhaps|possibly|probably|likely|might|could|vs)\b|\s/\s|\?",
+    re.IGNORECASE,
+)
 #: The kinds whose values are written with numbers.
 _NUMBER_KINDS = frozenset({"money", "number", "date", "time", "phone", "identifier"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
@@ -258,6 +268,10 @@ def _money(text: str) -> _Found:
             continue
         values.append((-1 if match[1] else 1) * int(amount * 100))
     if values or invalid:
+        # An amount written without its "$" beside one with it is an amount all the same
+        # ("$41.99, 101.98"): read as a second candidate, not passed over.
+        rest = _numbers(_blank(text, _MARKED_MONEY)).values
+        values += [int(n * 100) for n in rest if n.as_tuple().exponent == -2]
         return _Found(tuple(values), tuple(invalid))
     return _Found(tuple(int(n * 100) for n in _numbers(text).values if n == round(n, 2)))
 
@@ -498,16 +512,19 @@ def grade(
     result = _grade(kind, text, expected, year, tuple(str(c) for c in candidates))
     if result.passed and kind in _NUMBER_KINDS and _offers_another_number(text):
         return Grade(
-            False, f"{result.reason}, but 'or' offers another number: a hedge", result.value
+            False,
+            f"{result.reason}, but another number is offered beside it: a hedge",
+            result.value,
         )
     return result
 
 
 def _offers_another_number(text: str) -> bool:
-    """Whether an "or" (or "either") stands between two numbers of any form: "$58.20 or maybe
-    58.62", "3, or possibly four", "March 11 or the 12th". A second candidate written in a form
+    """Whether an "or", "either", a guess ("maybe", "possibly"…) or a spaced slash stands
+    between two numbers of any form: "$58.20 or maybe 58.62", "2, maybe three", "4 (possibly
+    #5)", "March 11 / 12th". A second candidate written in a form
     the kind's reader passes over is a hedge all the same."""
-    parts = _HEDGE.split(normalize_text(text))
+    parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
 
 

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..actions import MAX_ACTION_CHARS
 from ..errors import WebEnvError
 from . import wire
 from .hub import BrowserHub, cores
@@ -145,7 +146,10 @@ class EnvServer:
         )
 
     async def metadata(self, _: Request) -> JSONResponse:
-        return JSONResponse(wire.METADATA)
+        suite = self.pool.suite
+        return JSONResponse(
+            {**wire.METADATA, "tasks": list(suite.tasks), "perturb": list(suite.perturb)}
+        )
 
     # -- HTTP sessions ----------------------------------------------------------------------
 
@@ -245,13 +249,14 @@ class EnvServer:
                 )
                 await socket.send_json(wire.error(message, "SESSION_EXPIRED"))
                 return
-            try:
-                message = json.loads(raw)
-                kind = message.get("type") if isinstance(message, dict) else None
-            except json.JSONDecodeError as error:
-                await socket.send_json(wire.error(f"Invalid JSON: {error}", "INVALID_JSON"))
+            too_large = len(raw) > MAX_MESSAGE_BYTES
+            message = (
+                f"A frame is at most {MAX_MESSAGE_BYTES} bytes." if too_large else _json_object(raw)
+            )
+            if isinstance(message, str):
+                await socket.send_json(wire.error(message, "INVALID_JSON"))
                 continue
-            data = message.get("data") or {}
+            kind, data = message.get("type"), message.get("data") or {}
             if kind == "close":
                 return
             try:
@@ -274,16 +279,37 @@ class EnvServer:
             await socket.send_json(answer)
 
 
+#: The largest request body or WebSocket frame read: an action is at most
+#: :data:`webenv.actions.MAX_ACTION_CHARS` characters, with room for its JSON around it.
+MAX_MESSAGE_BYTES = 4 * MAX_ACTION_CHARS + 4096
+
+
+def _json_object(raw: str | bytes) -> dict[str, Any] | str:
+    """``raw`` as a JSON object, or the reason it is none (a parse error, a number past
+    Python's digit limit, a value that is no object)."""
+    try:
+        value = json.loads(raw)
+    except ValueError as error:  # JSONDecodeError, and a number of too many digits
+        return f"Invalid JSON: {error}"
+    if not isinstance(value, dict):
+        return 'A message must be a JSON object, e.g. {"type": "reset", "data": {}}.'
+    return value
+
+
 async def _body(request: Request) -> dict[str, Any] | JSONResponse:
-    raw = await request.body()
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_MESSAGE_BYTES:
+        return _problem(413, f"The body is over {MAX_MESSAGE_BYTES} bytes.", "TOO_LARGE")
+    raw = bytearray()
+    async for chunk in request.stream():  # a body without a length is cut off at the cap too
+        raw += chunk
+        if len(raw) > MAX_MESSAGE_BYTES:
+            return _problem(413, f"The body is over {MAX_MESSAGE_BYTES} bytes.", "TOO_LARGE")
     if not raw.strip():
         return {}
-    try:
-        body = json.loads(raw)
-    except json.JSONDecodeError as error:
-        return _problem(400, f"Invalid JSON: {error}", "INVALID_JSON")
-    if not isinstance(body, dict):
-        return _problem(400, "The body must be a JSON object.", "INVALID_JSON")
+    body = _json_object(bytes(raw))
+    if isinstance(body, str):
+        return _problem(400, body, "INVALID_JSON")
     return body
 
 
@@ -323,4 +349,11 @@ def serve(server: EnvServer, host: str = "127.0.0.1", port: int = 8000) -> None:
         raise WebEnvError(
             "The env server needs uvicorn and starlette: pip install 'webenv[server]'."
         ) from None
-    uvicorn.run(server.app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    uvicorn.run(
+        server.app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=MAX_MESSAGE_BYTES,
+    )

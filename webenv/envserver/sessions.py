@@ -223,15 +223,26 @@ class SessionPool:
             perturb = drawn_profile if perturb is None else perturb
         else:
             get_template(str(task))  # an unknown name fails here, with close matches
+            if task not in self.suite.tasks:
+                # A held-out split stays held out: the server serves its suite and no more.
+                served = self.suite.tasks
+                named = ", ".join(served[:8]) + (
+                    f" and {len(served) - 8} more" if len(served) > 8 else ""
+                )
+                raise WebEnvError(
+                    f"{task!r} is not among this server's tasks (its --tasks): {named}; "
+                    "/metadata lists them."
+                )
         if seed is None:
             seed = random.randrange(2**31 - 1)
-        perturb = "none" if perturb is None else perturb
-        try:
-            resolve_profile(perturb)
-        except TypeError:
+        perturb = self.suite.perturb[0] if perturb is None else perturb
+        if not isinstance(perturb, str) or perturb not in self.suite.perturb:
+            # The server's profiles are its operator's choice, not the client's: a robustness
+            # server must not hand out clean episodes.
             raise WebEnvError(
-                f"perturb must be a profile's name or a dict of rates per kind, not {perturb!r}."
-            ) from None
+                f"perturb must be one of this server's profiles ({', '.join(self.suite.perturb)}),"
+                f" not {perturb!r}."
+            )
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise WebEnvError(f"seed must be a non-negative integer, not {seed!r}.")
         return await self._call(session, "reset", lambda: session.reset(str(task), seed, perturb))
@@ -282,6 +293,10 @@ class SessionPool:
             except Exception as error:
                 self.faults += 1
                 session.done = True
+                # Closed, as after a timeout: a faulted session gives its place back at once.
+                future.add_done_callback(lambda _: self.hub.submit(session.close))
+                with self._lock:
+                    self.sessions.pop(session.id, None)
                 reason = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
                 fault = wire.fault("server_error", f"{type(error).__name__}: {reason}", where=where)
                 return wire.result(
