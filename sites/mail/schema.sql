@@ -30,7 +30,7 @@ CREATE TABLE threads (
 CREATE INDEX threads_by_subject_key ON threads (subject_key);
 
 CREATE TABLE messages (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: the diff tells delivered mail by id
     thread_id INTEGER NOT NULL REFERENCES threads (id),
     folder TEXT NOT NULL
         CHECK (folder IN ('inbox', 'sent', 'drafts', 'archive', 'trash', 'spam')),
