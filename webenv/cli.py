@@ -1,5 +1,5 @@
-"""The ``webenv`` command: list, eval, validate, serve, show, view and play. Each calls the public
-API.
+"""The ``webenv`` command: list, eval, validate, demos, serve, server, show, view and play. Each
+calls the public API.
 
 Folders given on the command line are resolved against the working directory here, once,
 so that the servers behind ``view`` and ``play`` never resolve them against anything else.
