@@ -84,14 +84,24 @@ def parse_profiles(text: str) -> list[str]:
     return list(dict.fromkeys(profiles))
 
 
+#: The flag of an ``openai`` agent option, where its name differs.
+FLAGS = {"tools": "text_actions"}
+
+
 def agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """The ``openai`` agent's options from the command line."""
-    given = {"model": args.model, "base_url": args.base_url, "api_key": args.api_key}
+    given = {
+        "model": args.model,
+        "base_url": args.base_url,
+        "api_key": args.api_key,
+        "timeout": args.timeout,
+        "tools": False if args.text_actions else None,
+    }
     given = {key: value for key, value in given.items() if value is not None}
     if args.agent == "openai":
         return given
     if given:
-        flags = ", ".join("--" + key.replace("_", "-") for key in given)
+        flags = ", ".join("--" + FLAGS.get(key, key).replace("_", "-") for key in given)
         raise WebEnvError(f"{flags} only go with --agent openai.")
     return {}
 
@@ -343,6 +353,14 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--model", help="--agent openai: the model's name")
     ev.add_argument(
         "--base-url", help="--agent openai: an OpenAI-compatible endpoint, e.g. http://host/v1"
+    )
+    ev.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="--agent openai: bound of each request"
+    )
+    ev.add_argument(
+        "--text-actions",
+        action="store_true",
+        help="--agent openai: actions as text, not tool calls (servers without tools)",
     )
     ev.add_argument(
         "--api-key",

@@ -5,46 +5,46 @@ OpenAI and to the many servers that copy its chat API (vLLM, Ollama, llama.cpp, 
 and brings bounded timeouts and retries with exponential backoff on 408/409/429/5xx and
 dropped connections, honouring ``Retry-After``.
 
-Each step sends the action grammar (:func:`webenv.actions.describe`) as the system prompt,
-a few previous turns, and the current page: goal, URL, tabs, dialog, last action and its
-error, and the accessibility tree. One action string is taken from the reply: the last
-fenced code block that parses, else the last line that parses. A reply with none is sent
-to the env as it is, so the next observation's ``last_action_error`` tells the model what
-was wrong, as it would for any malformed action.
+The conversation is :mod:`webenv.chat`'s: its system prompt, each page rendered within a
+budget, and (by default) native tool calling: the request carries ``tools`` (one strict
+function per action), the reply's ``tool_calls`` become the step's action, and the next
+request answers each call with a ``tool`` message saying how it went. A call the env cannot
+take (an unknown tool, a missing argument, a wrong type) is answered at once with a ``tool``
+message giving the reason, and the model is asked again, up to ``repairs`` times.
+
+``tools=False`` is the fallback for servers without tool calling: the action grammar is in
+the system prompt and the action is taken from the reply's text, the last fenced code block
+that parses, else the last line that parses (:func:`extract_action`).
+
+A reply the agent cannot use (no tool call and no action in its text, arguments that are not
+JSON, a call still wrong after the repairs) raises :class:`UnusableReplyError`: the episode ends as
+a fault with that reason in its ``error`` (see :func:`webenv.rollout.run_episode`), never as
+an empty action scored 0.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import actions
+from . import actions, chat
 from .errors import ActionError, WebEnvError
-
-SYSTEM_PROMPT = """You are a web agent. You operate a web browser to complete the user's goal
-on the websites shown to you. Each turn you see the current page as an accessibility tree:
-one element per line, interactive elements prefixed with their id in brackets, e.g.
-[12] button "Add to cart". Refer to elements by these ids.
-
-{actions}
-
-Reply with a short thought, then exactly one action in a fenced code block, e.g.
-```
-click("12")
-```
-When the goal asks for information, answer with send_msg_to_user("...") holding the value
-itself, as the page shows it: send_msg_to_user("$58.20"), not a sentence around it, and only
-one value: an answer naming two candidates counts as wrong. When you have done what the goal
-asks, say so with send_msg_to_user("Done."): the episode ends then and is graded. When the goal
-cannot be done on these sites, say so with report_infeasible("...")."""
 
 #: Placeholder key for servers that need none (the ``openai`` client insists on one).
 NO_KEY = "none"
+#: The system prompt of the text fallback (``tools=False``).
+SYSTEM_PROMPT = chat.system_prompt(tools=False)
 
 _FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.DOTALL)
 _INLINE = re.compile(r"`([^`\n]+)`")
+
+
+class UnusableReplyError(Exception):
+    """The model's reply holds no action the agent can take. Not a :class:`WebEnvError`
+    (which stops a whole run): the episode is recorded as a fault with this reason."""
 
 
 def extract_action(reply: str) -> str:
@@ -71,10 +71,20 @@ def _parses(text: str) -> bool:
 class OpenAIChatAgent:
     """Asks ``model`` at ``base_url`` (an OpenAI-compatible ``/v1``) for every action.
 
-    ``api_key`` defaults to ``OPENAI_API_KEY``; local servers may need none. ``history``
-    previous turns are sent along (their pages shortened to the URL and any error, to keep
-    requests small); ``max_page_chars`` bounds the accessibility tree sent. ``timeout`` (s)
-    bounds each request, ``max_retries`` its retries.
+    Args:
+        model: the model's name.
+        base_url: the endpoint (default: OpenAI's).
+        api_key: defaults to ``OPENAI_API_KEY``; local servers may need none.
+        tools: native tool calling (default); False: actions written as text, for servers
+            without tools.
+        history: previous turns sent along (their pages shortened to goal, URL, last action
+            and error, to keep requests small).
+        max_tokens: the reply's bound, sent as ``max_completion_tokens``.
+        max_page_tokens: the budget of each page (:func:`webenv.chat.count_tokens` tokens).
+        repairs: times a refused tool call is answered with its reason and asked again.
+        screenshot: attach each page's screenshot (the env must observe ``screenshot``).
+        timeout: seconds each request may take (``webenv eval --timeout``);
+        max_retries: its retries on rate limits, overloads and dropped connections.
     """
 
     def __init__(
@@ -83,10 +93,13 @@ class OpenAIChatAgent:
         base_url: str | None = None,
         api_key: str | None = None,
         *,
+        tools: bool = True,
         history: int = 4,
         temperature: float = 0.0,
         max_tokens: int = 1024,
-        max_page_chars: int = 40_000,
+        max_page_tokens: int = chat.DEFAULT_MAX_TOKENS,
+        repairs: int = 2,
+        screenshot: bool = False,
         timeout: float = 60.0,
         max_retries: int = 4,
     ):
@@ -97,69 +110,103 @@ class OpenAIChatAgent:
                 "The openai agent needs the openai package: pip install 'webenv[llm]'."
             ) from None
         self.model = model
+        self.tools = tools
         self.history = history
         self.temperature = temperature
         self.max_tokens = max_tokens
-        self.max_page_chars = max_page_chars
+        self.budget = chat.Budget(max_tokens=max_page_tokens)
+        self.repairs = repairs
+        self.screenshot = screenshot
         self.client = openai.OpenAI(
             base_url=base_url,
             api_key=api_key or os.environ.get("OPENAI_API_KEY") or NO_KEY,
             timeout=openai.Timeout(timeout, connect=min(timeout, 10.0)),
             max_retries=max_retries,
         )
-        self.system_prompt = SYSTEM_PROMPT.format(actions=actions.describe())
-        self._turns: list[dict[str, str]] = []
+        self.system_prompt = chat.system_prompt(tools=tools)
+        self._turns: list[list[dict[str, Any]]] = []  # past turns, each a list of messages
+        self._pending: list[str] = []  # ids of the tool calls the last step took
 
     def reset(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> None:
-        self._turns = []
+        self._turns, self._pending = [], []
 
     def act(self, observation: Mapping[str, Any]) -> str:
-        page = self.describe_page(observation)
-        past = self._turns[-2 * self.history :] if self.history else []
-        messages = [
-            {"role": "system", "content": self.system_prompt},
-            *past,
-            {"role": "user", "content": page},
-        ]
-        reply = self._complete(messages)
-        self._turns += [
-            {"role": "user", "content": self.describe_page(observation, full=False)},
-            {"role": "assistant", "content": reply},
-        ]
-        return extract_action(reply)
+        answers = [chat.tool_result(call_id, observation) for call_id in self._pending]
+        self._pending = []
+        if self._turns and answers:
+            self._turns[-1].extend(answers)
+        kept = self._turns[-self.history :] if self.history else []
+        past = [message for turn in kept for message in turn]
+        page = chat.render(observation, self.budget, screenshot=self.screenshot)
+        messages = [{"role": "system", "content": self.system_prompt}, *past, page]
+        short = {"role": "user", "content": "\n".join(chat.header_lines(observation, False))}
+        turn: list[dict[str, Any]] = [short]
+        for attempt in range(self.repairs + 1):
+            reply = self._complete(messages)
+            action, answered = self._action(reply, last_try=attempt == self.repairs)
+            turn.append(reply)
+            messages.append(reply)
+            if action is not None:
+                self._turns = [*kept, turn]
+                return action
+            turn.extend(answered)
+            messages.extend(answered)
+        raise AssertionError("unreachable: the last try returns or raises")
 
-    def describe_page(self, observation: Mapping[str, Any], full: bool = True) -> str:
-        """The observation as the model reads it; ``full=False``: the short form kept in
-        the history."""
-        lines = [f"Goal: {observation.get('goal', '')}", f"URL: {observation.get('url', '')}"]
-        if observation.get("last_action"):
-            lines.append(f"Last action: {observation['last_action']}")
-        if observation.get("last_action_error"):
-            lines.append(f"Error of the last action: {observation['last_action_error']}")
-        if not full:
-            return "\n".join(lines)
-        if observation.get("dialog"):
-            lines.append(
-                f"Open dialog (answer it with dialog_accept() or dialog_dismiss()): "
-                f"{observation['dialog']}"
-            )
-        if observation.get("tabs"):
-            lines.append(f"Tabs:\n{observation['tabs']}")
-        tree = str(observation.get("axtree", ""))
-        if len(tree) > self.max_page_chars:
-            tree = tree[: self.max_page_chars] + "\n… (page cut short; scroll to see more)"
-        lines.append(f"Page:\n{tree}")
-        return "\n".join(lines)
+    def _action(
+        self, reply: dict[str, Any], last_try: bool
+    ) -> tuple[str | None, list[dict[str, Any]]]:
+        """The step's action from an assistant message; or None and the ``tool`` messages
+        refusing its calls (to send back); :class:`UnusableReplyError` if there is nothing to
+        send back or no try is left."""
+        calls = reply.get("tool_calls") or []
+        if not calls:
+            text = reply.get("content") or ""
+            action = extract_action(text)
+            if not _parses(action):
+                said = f": {text[:200]!r}" if text.strip() else " (it was empty)"
+                raise UnusableReplyError(
+                    f"The model's reply holds no tool call and no action{said}."
+                )
+            return action, []
+        found: list[str] = []
+        errors: dict[str, str] = {}
+        for call in calls:
+            function = call["function"]
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except json.JSONDecodeError as error:
+                raise UnusableReplyError(
+                    f"The model called {function.get('name')!r} with arguments that are not "
+                    f"JSON ({error}): {str(function.get('arguments'))[:200]!r}."
+                ) from None
+            try:
+                found.append(chat.action_from_tool_call(function.get("name", ""), arguments))
+            except ActionError as error:
+                errors[call["id"]] = str(error)
+        if not errors:
+            self._pending = [call["id"] for call in calls]
+            return "\n".join(found), []
+        if last_try:
+            reasons = "; ".join(errors.values())
+            raise UnusableReplyError(f"The model's tool calls were still refused: {reasons}")
+        not_run = "Not run: another call of the same reply was refused."
+        return None, [
+            chat.tool_result(call["id"], errors.get(call["id"], not_run)) for call in calls
+        ]
 
-    def _complete(self, messages: list[dict[str, str]]) -> str:
+    def _complete(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """The assistant message of the model's reply, as a plain dict."""
         import openai
 
+        extra: dict[str, Any] = {"tools": chat.tools()} if self.tools else {}
         try:
             response = self.client.chat.completions.create(
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 temperature=self.temperature,
-                max_tokens=self.max_tokens,
+                max_completion_tokens=self.max_tokens,
+                **extra,
             )
         except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
             raise WebEnvError(
@@ -173,5 +220,19 @@ class OpenAIChatAgent:
                 "(it usually ends in /v1)."
             ) from None
         if not response.choices:
-            return ""
-        return response.choices[0].message.content or ""
+            raise UnusableReplyError("The model server replied with no choices.")
+        message = response.choices[0].message
+        reply: dict[str, Any] = {"role": "assistant", "content": message.content}
+        if message.tool_calls:
+            reply["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": call.function.name,  # type: ignore[union-attr]
+                        "arguments": call.function.arguments,  # type: ignore[union-attr]
+                    },
+                }
+                for call in message.tool_calls
+            ]
+        return reply
