@@ -284,10 +284,15 @@ def test_a_wrong_answer_earns_zero_and_the_page_keeps_within_the_budget(served, 
     assert chat.count_tokens(first) <= 300
     assert first.startswith(f"Goal: {env.observation['goal']}\nURL: http://shop.localhost:")
     total = webenv.grader_view(served.server.grader_env(env.session_id)).params["total_cents"]
-    page = trl_loop.message([lambda: env.scroll(delta_x=0, delta_y=200)])[0]
+    # One message, two calls: they run in the order they were made.
+    page, ended = trl_loop.message(
+        [
+            lambda: env.scroll(delta_x=0, delta_y=200),
+            lambda: env.send_msg_to_user(text=f"${total / 100 + 1:.2f}"),
+        ]
+    )
     assert chat.count_tokens(page) <= 300 and "Last action: scroll(0, 200)" in page
-    ended = trl_loop.message([lambda: env.send_msg_to_user(text=f"${total / 100 + 1:.2f}")])
-    assert ended == ["The episode is over. Stop calling tools."]
+    assert ended == "The episode is over. Stop calling tools."
     assert env.get_reward() == 0.0 and env.fault is None and env.steps == 2
     late = trl_loop.message([lambda: env.noop()])[0]
     assert isinstance(late, webenv.ActionError) and "episode is over" in str(late)
