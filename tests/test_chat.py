@@ -7,6 +7,7 @@ import base64
 import io
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -305,3 +306,14 @@ def test_messages_carry_no_secret_the_observation_does_not_show(name, browser):
         assert reward == 1.0
     finally:
         env.close()
+
+
+def test_the_readme_snippet_runs(browser):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Chat and tool calling", 1)[1].split("\n## ", 1)[0]
+    [snippet] = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    scope: dict[str, Any] = {}
+    exec(compile(snippet, "README.md", "exec"), scope)  # our own README, as a user runs it
+    roles = [message["role"] for message in scope["messages"]]
+    assert roles in (["system", "user", "tool", "user"], ["system", "user", "tool"])
+    assert scope["messages"][1]["content"].startswith("Goal: ")
