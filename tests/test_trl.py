@@ -335,3 +335,23 @@ def test_a_killed_chromium_is_no_reward_at_all(served, trl_loop):
     # The server relaunches Chromium: the next episode is scored again.
     env.reset(task="mail.mark_unread", seed=0)
     assert env.fault is None and env.get_reward() == 0.0
+
+
+@pytest.mark.browser
+def test_a_step_past_the_servers_bound_is_no_reward_and_the_next_reset_opens_a_new_session(
+    served, trl_loop
+):
+    env = webenv.trl.environment(url=served.http)()
+    env.reset(task="shop.order_total", seed=3)
+    first = env.session_id
+    pool = served.server.pool
+    bound, pool.step_timeout = pool.step_timeout, 0.3
+    try:
+        [ended] = trl_loop.message([lambda: env.noop(wait_ms=3000)])
+    finally:
+        pool.step_timeout = bound
+    assert "The environment failed (timeout" in ended
+    assert env.get_reward() is None and env.fault["kind"] == "timeout"
+    # The server closed that session after the fault: the next reset gets a new one.
+    env.reset(task="shop.order_total", seed=3)
+    assert env.fault is None and env.session_id != first and not env.done
