@@ -2,8 +2,9 @@
 episodes against a real ``webenv server``.
 
 verifiers' full engine runs each model through a harness program it sets up with ``uv``
-(``runtime.prepare_uv_script``: ``uv sync --script``, downloading the program's packages and
-maybe a Python), which cannot run here. These tests drive the seam below it: the env's own
+(``runtime.prepare_uv_script``: ``uv sync --script``, which downloads the program's packages
+from PyPI): one test runs ``vf-eval`` whole, where ``uv`` is installed, against a stand-in
+OpenAI-compatible model. The others drive the seam below the engine: the env's own
 ``run(task, agents)`` (verifiers' ``OpenEnvEnv``, unchanged, and :class:`WebEnvEnv`) on our
 tasks, with ``agents`` built by verifiers' own ``Agents`` and a scripted player whose
 interaction answers each user turn with verifiers' ``Segment`` and records on a real
@@ -21,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -208,3 +210,66 @@ def test_a_killed_chromium_is_an_error_of_the_episode_not_a_reward(served):
     task = a_task(served, "mail.mark_unread", 0)
     player = play(webenv.verifiers.WebEnvEnv, served, task, lambda page: 'send_msg_to_user("x")')
     assert player.interactions[0].trace.rewards["openenv_reward"].score == 0.0
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(shutil.which("uv") is None, reason="verifiers' harnesses need uv")
+def test_vf_eval_plays_an_episode_against_a_standin_model(served, tmp_path, monkeypatch):
+    # The whole engine: vf-eval, verifiers' openenv taskset pointed at the server, the
+    # "null" harness (a chat loop) in a subprocess, and a stand-in model that answers with
+    # the right total, streamed as OpenAI's API streams it.
+    from flask import Flask, Response, request
+    from verifiers.v1.cli.eval.main import main
+    from werkzeug.serving import make_server
+
+    app = Flask("standin")
+    requests: list[Any] = []
+
+    @app.post("/v1/chat/completions")
+    def completions() -> Any:
+        body = request.get_json()
+        requests.append(body)
+        view = webenv.grader_view(served.server.grader_env(only_session(served)))
+        content = f'send_msg_to_user("${view.params["total_cents"] / 100:.2f}")'
+        head = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "scripted"}
+        delta = {"role": "assistant", "content": content}
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        chunks = [
+            {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            {**head, "choices": [], "usage": usage},
+        ]
+        text = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks)
+        return Response(text + "data: [DONE]\n\n", mimetype="text/event-stream")
+
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    (tmp_path / "eval.toml").write_text(
+        f"""model = "scripted"
+num_rollouts = 1
+[client]
+base_url = "http://127.0.0.1:{http.server_port}/v1"
+api_key_var = "STANDIN_KEY"
+[env.taskset]
+id = "openenv"
+base_url = "{served.http}"
+resets = [{{ task = "shop.order_total", seed = 0 }}]
+[env.player.harness]
+id = "null"
+[env.player.runtime]
+type = "subprocess"
+"""
+    )
+    monkeypatch.setenv("STANDIN_KEY", "unused")
+    monkeypatch.chdir(tmp_path)
+    try:
+        main(["@", "eval.toml", "--rich", "None"])
+    finally:
+        http.shutdown()
+    [line] = next(tmp_path.glob("outputs/*/traces.jsonl")).read_text().splitlines()
+    [trace] = json.loads(line)["traces"]
+    assert trace["rewards"]["openenv_reward"]["score"] == 1.0
+    [request_body] = requests  # one turn: the observation, answered at once
+    payload = json.loads(request_body["messages"][-1]["content"])
+    assert payload["observation"]["url"].startswith("http://shop.localhost:")
+    assert payload["action_schema"]["required"] == ["action"]
