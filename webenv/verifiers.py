@@ -18,8 +18,8 @@ seed, and a system prompt that tells the model to answer with an action alone::
     tasks = list(taskset)   # OpenEnvTask, one per (template, seed)
 
 :class:`WebEnvTaskset` (with :class:`WebEnvConfig`) is the taskset class, exported by
-``__all__`` with verifiers' ``OpenEnvEnv`` as verifiers' plugin loader expects of a taskset
-package. verifiers 0.4's loader cannot find a taskset by a dotted id (it asks
+``__all__`` with :class:`WebEnvEnv`, one subclass of each as verifiers' plugin loader expects
+of a taskset package. verifiers 0.4's loader cannot find a taskset by a dotted id (it asks
 ``importlib.util.find_spec("verifiers.v1.tasksets.webenv.verifiers")``, which raises), so
 from verifiers' command line use its ``openenv`` taskset with these resets (see the README).
 
