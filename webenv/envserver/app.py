@@ -250,13 +250,13 @@ class EnvServer:
                 await socket.send_json(wire.error(message, "SESSION_EXPIRED"))
                 return
             too_large = len(raw) > MAX_MESSAGE_BYTES
-            message = (
+            frame = (
                 f"A frame is at most {MAX_MESSAGE_BYTES} bytes." if too_large else _json_object(raw)
             )
-            if isinstance(message, str):
-                await socket.send_json(wire.error(message, "INVALID_JSON"))
+            if isinstance(frame, str):
+                await socket.send_json(wire.error(frame, "INVALID_JSON"))
                 continue
-            kind, data = message.get("type"), message.get("data") or {}
+            kind, data = frame.get("type"), frame.get("data") or {}
             if kind == "close":
                 return
             try:
