@@ -2,7 +2,9 @@
 
 ``http://shop.localhost:PORT/`` reaches the shop, ``http://mail.localhost:PORT/`` the mail
 client, and so on; Chromium resolves ``*.localhost`` to loopback by itself. The server counts
-requests in flight so that the env can wait for the page to settle without sleeping.
+requests in flight so that the env can wait for the page to settle without sleeping, and
+so that :meth:`SiteServer.close` returns only once no request is being served: the world's
+files can then be removed without a request still reading them.
 
 It is also the episode's browser context's HTTP proxy (:attr:`SiteServer.proxy`): every
 request of that context comes here, whatever its URL, and only the world's own origins are
@@ -22,6 +24,9 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: How long :meth:`SiteServer.close` waits for the requests being served to end, in seconds.
+CLOSE_WAIT_S = 10.0
 
 _OUTSIDE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Outside the world</title></head>
@@ -49,6 +54,9 @@ class SiteServer:
         self.apps = dict(apps)
         self._in_flight = 0
         self._idle = threading.Condition()
+        #: Set by :meth:`close`: requests still arriving (a keep-alive connection's next one)
+        #: get a 503 without reaching the sites, whose databases may be gone.
+        self._closing = False
         self._server: BaseWSGIServer = make_server(
             host, port, self._dispatch, threaded=True, request_handler=_QuietHandler
         )
@@ -85,11 +93,16 @@ class SiteServer:
         with self._idle:
             return self._idle.wait_for(lambda: self._in_flight == 0, timeout)
 
-    def close(self) -> None:
-        """Stop serving; safe to call twice."""
+    def close(self, wait: float = CLOSE_WAIT_S) -> None:
+        """Stop serving: accept no more connections, answer no more requests, and wait (at
+        most ``wait`` seconds) for those being served to end, so that the world's files can
+        be removed next; safe to call twice."""
+        with self._idle:
+            self._closing = True
         if self._thread.is_alive():
             self._waker.send(b"\0")
             self._thread.join()
+        self.wait_idle(wait)
         self._server.server_close()
         self._wake.close()
         self._waker.close()
@@ -108,6 +121,12 @@ class SiteServer:
 
     def _dispatch(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         with self._idle:
+            if self._closing:
+                start_response(
+                    "503 Service Unavailable",
+                    [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
+                )
+                return [b"This world is closed."]
             self._in_flight += 1
         try:
             if _proxied(environ):
