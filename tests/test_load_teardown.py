@@ -10,6 +10,7 @@ another reason.
 from __future__ import annotations
 
 import shutil
+import socket
 import sqlite3
 import tempfile
 import threading
@@ -80,3 +81,30 @@ def test_close_waits_for_the_requests_being_served():
         server.close()
         client.join(15)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_request_whose_client_has_gone_keeps_the_server_busy_no_more():
+    # A tab closed while its page was loading (a stuck page left behind, an episode's
+    # context closed at reset) must not hold every later page of the world unsettled.
+    entered, gate = threading.Event(), threading.Event()
+    app = Flask("hanging")
+
+    @app.route("/")
+    def index() -> str:
+        entered.set()
+        gate.wait(10)
+        return "late"
+
+    server = SiteServer({"shop": app})
+    try:
+        client = socket.create_connection(("127.0.0.1", server.port))
+        client.sendall(f"GET / HTTP/1.1\r\nHost: shop.localhost:{server.port}\r\n\r\n".encode())
+        assert entered.wait(10)
+        assert server.wait_idle(0.1) is False  # its client waits for it
+        client.close()
+        assert server.wait_idle(5) is True
+        assert server.in_flight == 1  # its handler still runs: close() waits for it
+    finally:
+        gate.set()
+        server.close()
+    assert server.in_flight == 0

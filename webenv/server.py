@@ -15,9 +15,11 @@ to anything (HTTPS, WebSockets), gets a plain page saying it is outside the worl
 from __future__ import annotations
 
 import html
+import itertools
 import selectors
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -25,6 +27,9 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
+#: How often :meth:`SiteServer.wait_idle` looks whether the clients of the requests in flight
+#: are still there, in seconds (a request ending wakes it at once).
+_GONE_CHECK_S = 0.05
 #: How long :meth:`SiteServer.close` waits for the requests being served to end, in seconds.
 CLOSE_WAIT_S = 10.0
 
@@ -57,6 +62,9 @@ class SiteServer:
         #: Set by :meth:`close`: requests still arriving (a keep-alive connection's next one)
         #: get a 503 without reaching the sites, whose databases may be gone.
         self._closing = False
+        #: The connection of each request in flight (None where unknown), by request.
+        self._connections: dict[int, socket.socket | None] = {}
+        self._tokens = itertools.count()
         self._server: BaseWSGIServer = make_server(
             host, port, self._dispatch, threaded=True, request_handler=_QuietHandler
         )
@@ -89,9 +97,28 @@ class SiteServer:
         return self._in_flight
 
     def wait_idle(self, timeout: float) -> bool:
-        """Block until no request is in flight; False when ``timeout`` (seconds) ran out."""
+        """Block until no request is in flight; False when ``timeout`` (seconds) ran out.
+
+        A request whose client has gone (its tab or context closed, the connection shut)
+        counts no more: nobody waits for its answer, whatever its handler still does.
+        """
+        deadline = time.monotonic() + timeout
         with self._idle:
-            return self._idle.wait_for(lambda: self._in_flight == 0, timeout)
+            while True:
+                waiting = self._awaited()
+                if waiting == 0:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                # Woken when a request ends; a client going away wakes nothing, so the
+                # connections are looked at again every so often.
+                self._idle.wait(min(left, _GONE_CHECK_S))
+
+    def _awaited(self) -> int:
+        """Requests in flight whose client still waits for the answer (caller holds the
+        lock): those whose connection the client has not closed."""
+        return sum(1 for connection in self._connections.values() if not _hung_up(connection))
 
     def close(self, wait: float = CLOSE_WAIT_S) -> None:
         """Stop serving: accept no more connections, answer no more requests, and wait (at
@@ -102,7 +129,8 @@ class SiteServer:
         if self._thread.is_alive():
             self._waker.send(b"\0")
             self._thread.join()
-        self.wait_idle(wait)
+        with self._idle:  # every handler, its client gone or not: they read the world
+            self._idle.wait_for(lambda: self._in_flight == 0, wait)
         self._server.server_close()
         self._wake.close()
         self._waker.close()
@@ -128,6 +156,8 @@ class SiteServer:
                 )
                 return [b"This world is closed."]
             self._in_flight += 1
+            token = next(self._tokens)
+            self._connections[token] = environ.get("werkzeug.socket")
         try:
             if _proxied(environ):
                 site = self._proxied_site(environ)
@@ -149,6 +179,7 @@ class SiteServer:
         finally:
             with self._idle:
                 self._in_flight -= 1
+                del self._connections[token]
                 if self._in_flight == 0:
                     self._idle.notify_all()
 
@@ -179,3 +210,16 @@ def _proxied(environ: dict[str, Any]) -> bool:
     an absolute URL rather than a path."""
     uri = environ.get("REQUEST_URI", "")
     return environ.get("REQUEST_METHOD") == "CONNECT" or not uri.startswith("/")
+
+
+def _hung_up(connection: socket.socket | None) -> bool:
+    """Whether the client closed ``connection`` (it reads as ended): it waits for nothing.
+    A request may still be arriving, or another one queued behind it: those are alive."""
+    if connection is None:
+        return False
+    try:
+        return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False  # open, nothing more sent
+    except OSError:
+        return True  # reset, or closed on our side
