@@ -2,7 +2,9 @@
 
 ``http://shop.localhost:PORT/`` reaches the shop, ``http://mail.localhost:PORT/`` the mail
 client, and so on; Chromium resolves ``*.localhost`` to loopback by itself. The server counts
-requests in flight so that the env can wait for the page to settle without sleeping.
+requests in flight so that the env can wait for the page to settle without sleeping, and
+so that :meth:`SiteServer.close` returns only once no request is being served: the world's
+files can then be removed without a request still reading them.
 
 It is also the episode's browser context's HTTP proxy (:attr:`SiteServer.proxy`): every
 request of that context comes here, whatever its URL, and only the world's own origins are
@@ -13,15 +15,23 @@ to anything (HTTPS, WebSockets), gets a plain page saying it is outside the worl
 from __future__ import annotations
 
 import html
+import itertools
 import selectors
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: How often :meth:`SiteServer.wait_idle` looks whether the clients of the requests in flight
+#: are still there, in seconds (a request ending wakes it at once).
+_GONE_CHECK_S = 0.05
+#: How long :meth:`SiteServer.close` waits for the requests being served to end, in seconds.
+CLOSE_WAIT_S = 10.0
 
 _OUTSIDE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Outside the world</title></head>
@@ -49,6 +59,12 @@ class SiteServer:
         self.apps = dict(apps)
         self._in_flight = 0
         self._idle = threading.Condition()
+        #: Set by :meth:`close`: requests still arriving (a keep-alive connection's next one)
+        #: get a 503 without reaching the sites, whose databases may be gone.
+        self._closing = False
+        #: The connection of each request in flight (None where unknown), by request.
+        self._connections: dict[int, socket.socket | None] = {}
+        self._tokens = itertools.count()
         self._server: BaseWSGIServer = make_server(
             host, port, self._dispatch, threaded=True, request_handler=_QuietHandler
         )
@@ -81,15 +97,40 @@ class SiteServer:
         return self._in_flight
 
     def wait_idle(self, timeout: float) -> bool:
-        """Block until no request is in flight; False when ``timeout`` (seconds) ran out."""
-        with self._idle:
-            return self._idle.wait_for(lambda: self._in_flight == 0, timeout)
+        """Block until no request is in flight; False when ``timeout`` (seconds) ran out.
 
-    def close(self) -> None:
-        """Stop serving; safe to call twice."""
+        A request whose client has gone (its tab or context closed, the connection shut)
+        counts no more: nobody waits for its answer, whatever its handler still does.
+        """
+        deadline = time.monotonic() + timeout
+        with self._idle:
+            while True:
+                waiting = self._awaited()
+                if waiting == 0:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                # Woken when a request ends; a client going away wakes nothing, so the
+                # connections are looked at again every so often.
+                self._idle.wait(min(left, _GONE_CHECK_S))
+
+    def _awaited(self) -> int:
+        """Requests in flight whose client still waits for the answer (caller holds the
+        lock): those whose connection the client has not closed."""
+        return sum(1 for connection in self._connections.values() if not _hung_up(connection))
+
+    def close(self, wait: float = CLOSE_WAIT_S) -> None:
+        """Stop serving: accept no more connections, answer no more requests, and wait (at
+        most ``wait`` seconds) for those being served to end, so that the world's files can
+        be removed next; safe to call twice."""
+        with self._idle:
+            self._closing = True
         if self._thread.is_alive():
             self._waker.send(b"\0")
             self._thread.join()
+        with self._idle:  # every handler, its client gone or not: they read the world
+            self._idle.wait_for(lambda: self._in_flight == 0, wait)
         self._server.server_close()
         self._wake.close()
         self._waker.close()
@@ -108,7 +149,15 @@ class SiteServer:
 
     def _dispatch(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         with self._idle:
+            if self._closing:
+                start_response(
+                    "503 Service Unavailable",
+                    [("Content-Type", "text/plain; charset=utf-8"), ("Connection", "close")],
+                )
+                return [b"This world is closed."]
             self._in_flight += 1
+            token = next(self._tokens)
+            self._connections[token] = environ.get("werkzeug.socket")
         try:
             if _proxied(environ):
                 site = self._proxied_site(environ)
@@ -130,6 +179,7 @@ class SiteServer:
         finally:
             with self._idle:
                 self._in_flight -= 1
+                del self._connections[token]
                 if self._in_flight == 0:
                     self._idle.notify_all()
 
@@ -160,3 +210,16 @@ def _proxied(environ: dict[str, Any]) -> bool:
     an absolute URL rather than a path."""
     uri = environ.get("REQUEST_URI", "")
     return environ.get("REQUEST_METHOD") == "CONNECT" or not uri.startswith("/")
+
+
+def _hung_up(connection: socket.socket | None) -> bool:
+    """Whether the client closed ``connection`` (it reads as ended): it waits for nothing.
+    A request may still be arriving, or another one queued behind it: those are alive."""
+    if connection is None:
+        return False
+    try:
+        return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False  # open, nothing more sent
+    except OSError:
+        return True  # reset, or closed on our side

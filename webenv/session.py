@@ -39,10 +39,15 @@ OBSERVE_JS = resources.files("webenv").joinpath("js/observe.js").read_text(encod
 #: How long the DOM must stay unchanged before a page counts as settled.
 QUIET_MS = 25
 _MAX_SETTLE_ROUNDS = 8
+#: Settles the page (see ``settle`` in js/observe.js), then observes it in the same round
+#: trip: ``[settled, observation]``, ``settled`` false when the wait ended at its bound
+#: rather than on a loaded, quiet page.
 _SETTLE_JS = """async ([quiet, most, options, since, untouched]) => {
   if (!window.__webenv) return null;
+  const started = performance.now();
   await window.__webenv.settle(quiet, most, since, untouched);
-  return options ? window.__webenv.observe(options) : null;
+  const settled = performance.now() - started < most && document.readyState === "complete";
+  return [settled, options ? window.__webenv.observe(options) : null];
 }"""
 
 #: Whether a screenshot taken now could show a blinking caret or a moment of an animation:
@@ -81,6 +86,8 @@ _NO_DIALOGS_JS = """() => {
 TIMEOUT_SCALE_VAR = "WEBENV_TIMEOUT_SCALE"
 #: The most the measured load stretches the default timeouts.
 _MAX_LOAD_SCALE = 4.0
+#: Where Linux says how long processes waited for a core (pressure stall information).
+_CPU_PRESSURE = "/proc/pressure/cpu"
 
 
 @dataclass(frozen=True)
@@ -108,7 +115,8 @@ DEFAULT_TIMEOUTS = Timeouts()
 def timeout_scale(measure: bool = True) -> float:
     """How much to stretch the timeouts: ``WEBENV_TIMEOUT_SCALE`` if set, else (with
     ``measure``) the machine's load: processes wanting a core (the last minute's load
-    average) per core, at least 1 and at most 4; else 1."""
+    average) per core, or the slowdown the last ten seconds' CPU pressure implies
+    (:func:`cpu_pressure`), whichever is more, at least 1 and at most 4; else 1."""
     raw = os.environ.get(TIMEOUT_SCALE_VAR, "").strip()
     if raw:
         try:
@@ -126,8 +134,29 @@ def timeout_scale(measure: bool = True) -> float:
     try:
         load = os.getloadavg()[0] / (os.cpu_count() or 1)
     except OSError:  # no load average on this platform
-        return 1.0
+        load = 1.0
+    # The load average follows a burst (eight envs launching at once) only over a minute;
+    # the kernel's CPU pressure, over ten seconds: the share of time some process waited
+    # for a core, which slows a page by about 1 / (1 - share).
+    share = cpu_pressure()
+    if share is not None:
+        load = max(load, 1.0 / max(1.0 - share, 1.0 / _MAX_LOAD_SCALE))
     return min(max(load, 1.0), _MAX_LOAD_SCALE)
+
+
+def cpu_pressure() -> float | None:
+    """The share of the last ten seconds in which some runnable process waited for a core
+    (Linux's ``/proc/pressure/cpu``, 0 to 1), or None where the kernel does not say."""
+    try:
+        with open(_CPU_PRESSURE, encoding="ascii") as pressure:
+            first = pressure.readline().split()
+    except OSError:
+        return None
+    fields = dict(item.split("=", 1) for item in first[1:] if "=" in item)
+    try:
+        return min(max(float(fields["avg10"]) / 100, 0.0), 1.0)
+    except (KeyError, ValueError):
+        return None
 
 
 #: The time a blank context's clock shows until its session sets the episode's.
@@ -213,8 +242,15 @@ class Session:
         #: The version of the document the last observation saw (see ``settle``).
         self.version: str | None = None
         self.limits = limits
-        #: What a bound of ``limits`` refused during the current step ("" if nothing).
+        #: What a bound cut short during the current step ("" if nothing): a bound of
+        #: ``limits`` refused something, or the page did not settle within ``timeouts``.
         self.limited = ""
+        #: Why the last :meth:`settle` ended at its bound with the page not settled ("" if
+        #: it settled): its observation may show the page half-done.
+        self.unsettled = ""
+        #: Set by :meth:`start_at` until the start page has settled: a start page that does
+        #: not settle in time stops the reset (``interrupted``) rather than being observed.
+        self._starting = False
         self._dialogs_in_step: Counter[Page] = Counter()
         self._dialogs_in_document: Counter[Page] = Counter()
         #: Tabs whose document's dialogs are dismissed as they open, past a bound.
@@ -425,6 +461,7 @@ class Session:
     def start_at(self, url: str) -> None:
         """Open the episode's first page, as a browser opened at ``url`` would: with no blank
         page to go back to."""
+        self._starting = True
         self.goto(url)
         self._cdp(self.page).send("Page.resetNavigationHistory")
 
@@ -442,12 +479,43 @@ class Session:
         ``untouched``: nothing was done to the page since the last observation (a ``noop``), so
         a document unchanged since then needs no quiet window at all. Returns the observation,
         or None when none was asked for or the page could not give one.
+
+        A page that has not settled by the bound is flagged, never passed off as settled:
+        ``unsettled`` says so, and so does ``limited`` (the step's ``last_action_error``); for
+        the start page (:meth:`start_at`), which is given the bound twice, ``interrupted``, so
+        that the reset tries again on a fresh context.
         """
+        settled, result = self._settle_rounds(observe, untouched)
+        starting, self._starting = self._starting, False
+        if starting and not settled and self.dialog is None:
+            # The start page gets a second bound (the reset's own bound leaves room for it)
+            # before the reset's attempt fails.
+            settled, result = self._settle_rounds(observe, untouched)
+        self.unsettled = ""
+        if not settled:
+            self.unsettled = (
+                f"The page did not settle within {self.timeouts.settle / 1000:.1f} s (still "
+                "loading, or still changing), so this observation may show it half-done: wait "
+                "with noop() and look again."
+            )
+            if starting:
+                # A first observation is of the settled start page or of none: the reset
+                # tries again on a fresh context, then reports a fault.
+                self.interrupted = f"The start page {self.page.url[:200]} did not settle in time."
+            else:
+                self.limited = f"{self.limited} {self.unsettled}".strip()
+        return result
+
+    def _settle_rounds(
+        self, observe: dict[str, Any] | None, untouched: bool
+    ) -> tuple[bool, dict[str, Any] | None]:
+        """:meth:`settle`'s waits: whether the page settled before the bound (a dialog that
+        opened counts as settled: it holds the page), and the observation."""
         deadline = time.monotonic() + self.timeouts.settle / 1000
         result = None
         for _ in range(_MAX_SETTLE_ROUNDS):
             if self.dialog is not None:
-                return None
+                return True, None
             page = self.page
             remaining_ms = max(1.0, (deadline - time.monotonic()) * 1000)
             args = [QUIET_MS, remaining_ms, observe, self.version, untouched]
@@ -458,20 +526,24 @@ class Session:
                 found = self._evaluate(page, _SETTLE_JS, args)
                 if not found:
                     continue  # a dialog is open: the loop's first check returns
-                result = found[0]
+                settled, result = found[0] if found[0] is not None else (True, None)
                 self._saw(result)
+            except PlaywrightTimeoutError:
+                return False, None  # the page never finished loading
             except PlaywrightError as error:
-                if time.monotonic() < deadline and not page.is_closed() and _is_navigation(error):
+                if not (not page.is_closed() and _is_navigation(error)):
+                    return True, None  # closed or crashed: no page to wait for
+                if time.monotonic() < deadline:
                     continue  # the page navigated away while we waited: wait for the new one
-                return None
+                return False, None
             if self._server_idle is not None and not self._server_idle(0):
                 # A request is still being served (a fetch, a late navigation): wait for it,
                 # then settle and look again.
                 self._wait_for_server(max(0.0, deadline - time.monotonic()))
                 continue
             if page is self.page:
-                return result
-        return result
+                return settled, result
+        return False, result
 
     def _wait_for_server(self, seconds: float) -> None:
         """Wait until our server has no request in flight, for at most ``seconds``: in a
