@@ -281,7 +281,7 @@ import gymnasium as gym
 import webenv
 from webenv.session import Timeouts
 
-quick = Timeouts(action=300, navigation=300, settle=300)
+quick = Timeouts(action=1, navigation=1, settle=1)  # no page can load in time
 envs = gym.make_vec("webenv/shop.fill_cart-v0", num_envs=4, timeouts=quick)
 envs.reset(seed=0)
 """

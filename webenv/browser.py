@@ -84,7 +84,10 @@ class _Runtime:
     users: dict[bool, int] = field(default_factory=dict)
 
 
-_lock = threading.Lock()
+#: Reentrant: a vector env's resets run as greenlets of one thread, and one of them may
+#: release a crashed browser while another, in the same thread, holds the lock across a launch
+#: (Playwright switches greenlets while it waits): a plain lock would hang the thread there.
+_lock = threading.RLock()
 _runtimes: dict[int, _Runtime] = {}
 
 
