@@ -29,9 +29,10 @@ from websockets.sync.client import connect
 
 import webenv
 from tests.processes import chromium_pids
+from tests.servers import Served, serve
 from tests.test_leaks import leaked, secrets
 from webenv.agents import OracleAgent
-from webenv.envserver import EnvServer, Suite
+from webenv.envserver import Suite
 from webenv.envserver.wire import render_observation
 
 #: Mixed templates with short oracle episodes: two questions and two actions, three sites.
@@ -49,38 +50,9 @@ PAGE_KEYS = ("axtree", "dom", "tabs", "url", "focused", "dialog", "last_action")
 pytestmark = pytest.mark.xdist_group("envserver")
 
 
-class Served:
-    def __init__(self, server: EnvServer, port: int, chromium_before: set[int]):
-        self.server = server
-        self.http = f"http://127.0.0.1:{port}"
-        self.ws = f"ws://127.0.0.1:{port}/ws"
-        self.chromium_before = chromium_before
-
-
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
-    import uvicorn
-
-    before = chromium_pids()
-    server = EnvServer(TASKS, max_sessions=4, idle_timeout=IDLE_TIMEOUT, seed=7)
-    config = uvicorn.Config(
-        server.app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio"
-    )
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not uv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    port = uv.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield Served(server, port, before)
-    finally:
-        uv.should_exit = True
-        thread.join(60)
-    assert not thread.is_alive()
-    assert chromium_pids() - before == set(), "the server left its Chromium behind"
+    yield from serve(TASKS, max_sessions=4, idle_timeout=IDLE_TIMEOUT, seed=7)
 
 
 def _hidden(served: Served, session_id: str) -> dict[str, str]:

@@ -29,52 +29,19 @@ import pytest
 import webenv
 import webenv.trl
 from tests.processes import chromium_pids
+from tests.servers import Served, serve
 from webenv import chat
 from webenv.actions import ACTIONS
 from webenv.agents import OracleAgent
-from webenv.envserver import EnvServer
 
 TASKS = ("shop.order_total", "mail.mark_unread")
 #: One server for the module: its tests run on one pytest-xdist worker.
 pytestmark = pytest.mark.xdist_group("trl")
 
 
-class Served:
-    def __init__(self, server: EnvServer, port: int, chromium_before: set[int]):
-        self.server = server
-        self.http = f"http://127.0.0.1:{port}"
-        self.chromium_before = chromium_before
-
-
-def serve(tasks: tuple[str, ...] = TASKS, **options: Any) -> Iterator[Served]:
-    """A ``webenv server`` in this process (uvicorn in a thread), stopped after."""
-    import uvicorn
-
-    before = chromium_pids()
-    server = EnvServer(tasks, **options)
-    config = uvicorn.Config(
-        server.app, host="127.0.0.1", port=0, log_level="warning", ws="websockets-sansio"
-    )
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not uv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    port = uv.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield Served(server, port, before)
-    finally:
-        uv.should_exit = True
-        thread.join(60)
-    assert not thread.is_alive()
-    assert chromium_pids() - before == set(), "the server left its Chromium behind"
-
-
 @pytest.fixture(scope="module")
 def served() -> Iterator[Served]:
-    yield from serve(max_sessions=4)
+    yield from serve(TASKS, max_sessions=4)
 
 
 class TrlLoop:

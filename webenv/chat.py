@@ -162,26 +162,19 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def action_from_tool_call(name: str, arguments: Mapping[str, Any] | str) -> str:
-    """The action string of one tool call, ``arguments`` as a JSON string or a dict.
-
-    Raises :class:`ActionError`, saying what to fix, for an unknown tool, arguments that are
-    not a JSON object, an unknown or missing argument, or a value of the wrong type; the
-    result parses with :func:`webenv.actions.parse`.
-    """
-    spec = actions.ACTIONS.get(name)
-    if spec is None:
-        close = difflib.get_close_matches(name, actions.ACTIONS, n=1)
-        hint = f" Did you mean {close[0]}?" if close else ""
-        raise ActionError(f"There is no tool {name[:80]!r}.{hint} Call one of the tools given.")
+def tool_arguments(
+    name: str, arguments: Mapping[str, Any] | str, names: Sequence[str]
+) -> Mapping[str, Any]:
+    """The arguments of a strict-mode call of tool ``name``, read from JSON if they are a
+    string: exactly ``names``, each given (``null`` for an optional one's default), or an
+    :class:`~webenv.errors.ActionError` saying what is wrong."""
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments or "{}")
-        except json.JSONDecodeError as error:
+        except ValueError as error:  # JSONDecodeError, and a number of too many digits
             raise ActionError(f"The arguments of {name} are not valid JSON: {error}.") from None
     if not isinstance(arguments, Mapping):
         raise ActionError(f"The arguments of {name} must be a JSON object.")
-    names = [param.name for param in spec.params]
     unknown = [str(key) for key in arguments if key not in names]
     if unknown:
         raise ActionError(
@@ -194,6 +187,23 @@ def action_from_tool_call(name: str, arguments: Mapping[str, Any] | str) -> str:
             f"{name} needs {', '.join(map(repr, missing))} (null for an optional argument's "
             "default)."
         )
+    return arguments
+
+
+def action_from_tool_call(name: str, arguments: Mapping[str, Any] | str) -> str:
+    """The action string of one tool call, ``arguments`` as a JSON string or a dict.
+
+    Raises :class:`ActionError`, saying what to fix, for an unknown tool, arguments that are
+    not a JSON object, an unknown or missing argument, or a value of the wrong type; the
+    result parses with :func:`webenv.actions.parse`.
+    """
+    spec = actions.ACTIONS.get(name)
+    if spec is None:
+        close = difflib.get_close_matches(name, actions.ACTIONS, n=1)
+        hint = f" Did you mean {close[0]}?" if close else ""
+        raise ActionError(f"There is no tool {name[:80]!r}.{hint} Call one of the tools given.")
+    names = [param.name for param in spec.params]
+    arguments = tool_arguments(name, arguments, names)
     values = []
     for param in spec.params:
         value = arguments[param.name]

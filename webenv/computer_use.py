@@ -53,13 +53,13 @@ viewport raise :class:`~webenv.errors.ActionError` with a reason meant for the m
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import actions
+from .chat import tool_arguments
 from .errors import ActionError
 from .tasks import DONE
 
@@ -270,26 +270,7 @@ def _calls(name: str, args: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]
 
 def _checked(tool: _Tool, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
     name = tool.name
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments or "{}")
-        except json.JSONDecodeError as error:
-            raise ActionError(f"The arguments of {name} are not valid JSON: {error}.") from None
-    if not isinstance(arguments, Mapping):
-        raise ActionError(f"The arguments of {name} must be a JSON object.")
-    names = [arg.name for arg in tool.args]
-    unknown = [str(key) for key in arguments if key not in names]
-    if unknown:
-        raise ActionError(
-            f"{name} has no argument {', '.join(map(repr, unknown))}; "
-            f"its arguments: {', '.join(names) or 'none'}."
-        )
-    missing = [key for key in names if key not in arguments]
-    if missing:
-        raise ActionError(
-            f"{name} needs {', '.join(map(repr, missing))} (null for an optional argument's "
-            "default)."
-        )
+    arguments = tool_arguments(name, arguments, [arg.name for arg in tool.args])
     out: dict[str, Any] = {}
     for arg in tool.args:
         value = arguments[arg.name]
