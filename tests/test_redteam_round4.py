@@ -28,12 +28,14 @@ from collections.abc import Iterator
 import gymnasium as gym
 import httpx
 import pytest
+from starlette.testclient import TestClient
 from websockets.asyncio.client import connect as aconnect
 from websockets.sync.client import connect
 
 from tests.servers import Served, serve
 from webenv import computer_use
 from webenv.answers import grade
+from webenv.envserver import EnvServer
 from webenv.errors import ActionError
 
 # -- answers: careful answers the hedge rule fails -------------------------------------------
@@ -47,6 +49,8 @@ CAREFUL_ANSWERS_FAILED = [
     ("money", "Total: $41.99. Order: NM-10822-3 / placed 2026-03-02", 4199),
     ("money", "It's $41.99, which is probably the cheapest of the 3 options.", 4199),
     ("number", "3 - the Archive folder might have more, but the Inbox has 3.", 3),
+    ("identifier", "For the March 2 visit? The confirmation is APT-40588650.", "APT-40588650"),
+    ("phone", "Her number is (403) 555-9876; she could be reached after 5 PM.", "(403) 555-9876"),
 ]
 
 
@@ -306,3 +310,30 @@ def test_a_reset_racing_a_step_is_refused_and_the_session_stays_whole(served):
         assert state["step_count"] == 1 and state["task"]["seed"] == 1
     finally:
         httpx.post(f"{served.http}/close", json={"session_id": session_id}, timeout=60)
+
+
+# -- the env server, before its browser: requests refused unread ------------------------------
+
+
+@pytest.fixture(scope="module")
+def unstarted() -> TestClient:
+    """The app without its lifespan: no Chromium; a request refused before the hub is 4xx."""
+    return TestClient(EnvServer(list(TASKS)).app, raise_server_exceptions=False)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="hole: EnvServer.http_reset (webenv/envserver/app.py) passes a session_id that is "
+    "not a string to pool.get unconverted; a list or object raises TypeError (unhashable) "
+    "and the client gets a bare 500 instead of the 404 or 422 the other endpoints give",
+)
+@pytest.mark.parametrize("session_id", [["x"], {"a": 1}])
+def test_an_http_reset_naming_a_session_by_a_list_is_a_client_error(unstarted, session_id):
+    response = unstarted.post("/reset", json={"session_id": session_id})
+    assert response.status_code in (404, 422), response.text
+
+
+@pytest.mark.parametrize("path", ["/step", "/close"])
+def test_other_endpoints_naming_a_session_by_a_list_are_client_errors(unstarted, path):
+    response = unstarted.post(path, json={"session_id": ["x"], "action": {"action": "noop()"}})
+    assert response.status_code == 404, response.text
