@@ -337,3 +337,34 @@ def test_an_http_reset_naming_a_session_by_a_list_is_a_client_error(unstarted, s
 def test_other_endpoints_naming_a_session_by_a_list_are_client_errors(unstarted, path):
     response = unstarted.post(path, json={"session_id": ["x"], "action": {"action": "noop()"}})
     assert response.status_code == 404, response.text
+
+
+# -- walls' next: on-site whatever the spelling -------------------------------------------------
+
+NEXT_SPELLINGS = [
+    "//evil.example",
+    "/\\evil.example",
+    "/%2F/evil.example",
+    "/%5Cevil.example",
+    "/\t/evil.example",
+    "/%0d%0aLocation:%20http://evil.example",
+    "http://shop.localhost:5000@evil.example/",
+    "http://evil.example\\@shop.localhost:5000/",
+    "HTTP://shop.localhost:5000//evil.example",
+    "https:evil.example",
+    "javascript:alert(1)",
+    "/..//evil.example",
+    "/.//evil.example",
+    "/\uff0f\uff0fevil.example",
+]
+
+
+@pytest.mark.parametrize("target", NEXT_SPELLINGS)
+def test_a_next_of_any_spelling_stays_on_the_site(target):
+    from urllib.parse import urljoin, urlsplit
+
+    from sites.common import same_site_path
+
+    here = "http://shop.localhost:5000/account"
+    landed = urlsplit(urljoin(here, same_site_path(target, "/", "shop.localhost:5000")))
+    assert (landed.scheme, landed.netloc) == ("http", "shop.localhost:5000")
