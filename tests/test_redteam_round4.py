@@ -279,7 +279,7 @@ def test_a_client_that_leaves_mid_step_leaves_no_session(served):
         socket.send(json.dumps({"type": "reset", "data": {"task": TASKS[0], "seed": 0}}))
         assert json.loads(socket.recv(60))["type"] == "observation"
         assert _health(served)["sessions"]["active"] == 1
-        socket.send(json.dumps({"type": "step", "data": {"action": "noop(1500)"}}))
+        socket.send(json.dumps({"type": "step", "data": {"action": "noop(wait_ms=1500)"}}))
     # Gone before the answer: its session is closed once the step is done, not left to idle.
     assert _wait_for_sessions(served, 0, within=20)["sessions"]["active"] == 0
 
@@ -291,7 +291,7 @@ def test_a_reset_racing_a_step_is_refused_and_the_session_stays_whole(served):
     answers: dict[str, httpx.Response] = {}
 
     def step() -> None:
-        body = {"session_id": session_id, "action": {"action": "noop(1500)"}}
+        body = {"session_id": session_id, "action": {"action": "noop(wait_ms=1500)"}}
         answers["step"] = httpx.post(f"{served.http}/step", json=body, timeout=60)
 
     thread = threading.Thread(target=step)
