@@ -370,3 +370,15 @@ def test_a_next_of_any_spelling_stays_on_the_site(target):
     here = "http://shop.localhost:5000/account"
     landed = urlsplit(urljoin(here, same_site_path(target, "/", "shop.localhost:5000")))
     assert (landed.scheme, landed.netloc) == ("http", "shop.localhost:5000")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("seed", [2**63, 2**200])
+def test_a_reset_with_a_huge_seed_is_an_episode_or_a_client_error_never_a_fault(served, seed):
+    reply = httpx.post(f"{served.http}/reset", json={"task": TASKS[0], "seed": seed}, timeout=120)
+    body = reply.json()
+    if reply.status_code == 200:
+        httpx.post(f"{served.http}/close", json={"session_id": body["metadata"]["session_id"]})
+        assert body["observation"]["fault"] is None, body["observation"]["fault"]
+    else:
+        assert reply.status_code == 422, reply.text
