@@ -55,12 +55,6 @@ CAREFUL_ANSWERS_FAILED = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: _offers_another_number (webenv/answers.py) counts any number-like text on "
-    "both sides of '?', 'could', 'might', 'probably' or a spaced slash as a second candidate, "
-    "even an order id, a date or the same value repeated: a right, careful answer scores 0",
-)
 @pytest.mark.parametrize(("kind", "text", "expected"), CAREFUL_ANSWERS_FAILED)
 def test_a_careful_sentence_answer_passes(kind, text, expected):
     result = grade(kind, text, expected)
@@ -96,7 +90,14 @@ HEDGES_WITH_UNLISTED_WORDS = [
     ("money", "$41.99, otherwise 45", 4199),
     ("money", "$41.99, alternatively 45", 4199),
     ("money", "$41.99 but it may be 45", 4199),
-    ("money", "$41.99 to 45", 4199),
+    pytest.param(
+        "money",
+        "$41.99 to 45",
+        4199,
+        marks=pytest.mark.xfail(
+            strict=True, reason="hole: 'to' between two amounts offers a range"
+        ),
+    ),
     ("money", "$41.99, if not forty-five dollars", 4199),
     ("number", "3 (unless it's four)", 3),
     ("number", "3, though it may be four", 3),
@@ -105,12 +106,6 @@ HEDGES_WITH_UNLISTED_WORDS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: _OFFER (webenv/answers.py) lists 'or', 'maybe', 'possibly', 'could' but not "
-    "'unless', 'otherwise', 'alternatively', 'if not', 'may' or a range's 'to': a second "
-    "candidate the kind's reader skips, offered with one of them, earns the reward",
-)
 @pytest.mark.parametrize(("kind", "text", "expected"), HEDGES_WITH_UNLISTED_WORDS)
 def test_a_second_candidate_offered_with_another_word_is_a_hedge(kind, text, expected):
     result = grade(kind, text, expected)
@@ -121,15 +116,15 @@ def test_a_second_candidate_offered_with_another_word_is_a_hedge(kind, text, exp
 #: it (``clean`` makes it a space: "o r") and a Cyrillic "о".
 HEDGES_WITH_DISGUISED_OR = [
     ("money", "$41.99 o\u200br 45", 4199),
-    ("money", "$41.99 \u043er 45", 4199),
+    pytest.param(
+        "money",
+        "$41.99 \u043er 45",
+        4199,
+        marks=pytest.mark.xfail(strict=True, reason="hole: a Cyrillic 'о' in 'or' is not folded"),
+    ),
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: clean() (webenv/answers.py) turns a zero-width space into a space and keeps "
-    "Cyrillic letters, so an 'or' that reads as 'or' is no hedge word to _OFFER",
-)
 @pytest.mark.parametrize(("kind", "text", "expected"), HEDGES_WITH_DISGUISED_OR)
 def test_a_disguised_or_is_a_hedge(kind, text, expected):
     result = grade(kind, text, expected)
@@ -161,12 +156,6 @@ def test_hedges_round_three_closed_stay_closed(kind, text, expected):
 # -- computer use -----------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: action_from_anthropic (webenv/computer_use.py, the 'wait' branch) rounds "
-    "duration * 1000 before any check: NaN raises ValueError, infinity OverflowError, "
-    "not the ActionError a trainer sends back to the model",
-)
 @pytest.mark.parametrize("duration", [float("nan"), float("inf")])
 def test_a_wait_of_nan_or_infinite_seconds_is_an_action_error(duration):
     with pytest.raises(ActionError):
@@ -323,12 +312,6 @@ def unstarted() -> TestClient:
     return TestClient(EnvServer(list(TASKS)).app, raise_server_exceptions=False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hole: EnvServer.http_reset (webenv/envserver/app.py) passes a session_id that is "
-    "not a string to pool.get unconverted; a list or object raises TypeError (unhashable) "
-    "and the client gets a bare 500 instead of the 404 or 422 the other endpoints give",
-)
 @pytest.mark.parametrize("session_id", [["x"], {"a": 1}])
 def test_an_http_reset_naming_a_session_by_a_list_is_a_client_error(unstarted, session_id):
     response = unstarted.post("/reset", json={"session_id": session_id})

@@ -124,12 +124,16 @@ _NUMBER_LIKE = re.compile(r"\d|\b(?i:" + "|".join((*_WORDS, *_MORE_WORDS)) + r")
 #: What offers a second candidate between two numbers: "or", and the words of a guess, and a
 #: slash between spaces ("$164.17 / 58.62"; a date's own slashes have none).
 _OFFER = re.compile(
-    _HEDGE.pattern + r"|\b(?:maybe|perhaps|possibly|probably|likely|might|could|vs)\b|\s/\s|\?",
+    _HEDGE.pattern
+    + r"|\b(?:maybe|perhaps|possibly|unless|otherwise|alternatively|else|though|vs)\b"
+    r"|\bif not\b|\b(?:may|might|could) (?:be|have been)\b|\s/\s",
     re.IGNORECASE,
 )
 #: The kinds whose values are written with numbers.
 _NUMBER_KINDS = frozenset({"money", "number", "date", "time", "phone", "identifier"})
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e]")
+#: Characters that show nothing: removed, so that "o\u200br" reads "or".
+_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
 
@@ -162,7 +166,7 @@ def clean(text: object) -> str:
     non-breaking spaces), dashes made hyphens, control characters made spaces."""
     text = text if isinstance(text, str) else str(text)
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
-    return _CONTROL.sub(" ", text)
+    return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
 
 
 def normalize_text(text: str) -> str:
@@ -510,7 +514,7 @@ def grade(
     if len(text) > MAX_LENGTH:
         return Grade(False, f"answer of {len(text)} characters; more than {MAX_LENGTH}")
     result = _grade(kind, text, expected, year, tuple(str(c) for c in candidates))
-    if result.passed and kind in _NUMBER_KINDS and _offers_another_number(text):
+    if result.passed and kind in _NUMBER_KINDS and _offers_another_number(text, kind):
         return Grade(
             False,
             f"{result.reason}, but another number is offered beside it: a hedge",
@@ -519,11 +523,30 @@ def grade(
     return result
 
 
-def _offers_another_number(text: str) -> bool:
+#: What other kinds' readers take, blanked before looking for a second number: an order id or
+#: a date written beside an amount offers no second amount (a "#5" or a "5th" beside a count
+#: does, so those stay for counts and dates).
+_DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE)
+_TIMES = (_TIME_12, _TIME_24)
+#: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th").
+_ID_TOKEN = re.compile(r"\b(?![0-9]+(?:st|nd|rd|th)\b)" + _MIXED_TOKEN.pattern[2:], re.IGNORECASE)
+_OTHER_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "money": (*_DATES, *_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _ORDINAL),
+    "number": (*_DATES, *_TIMES, _PHONE, _ID_TOKEN),
+    "date": (*_TIMES, _PHONE, _HASH_ID, _ID_TOKEN),
+    "time": (*_DATES, _PHONE, _HASH_ID, _ID_TOKEN),
+    "phone": (*_DATES, *_TIMES, _HASH_ID, _ID_TOKEN),
+    "identifier": (*_DATES, *_TIMES, _PHONE),
+}
+
+
+def _offers_another_number(text: str, kind: str) -> bool:
     """Whether an "or", "either", a guess ("maybe", "possibly"…) or a spaced slash stands
     between two numbers of any form: "$58.20 or maybe 58.62", "2, maybe three", "4 (possibly
     #5)", "March 11 / 12th". A second candidate written in a form
     the kind's reader passes over is a hedge all the same."""
+    for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
+        text = _blank(text, pattern)
     parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
 

@@ -53,6 +53,7 @@ viewport raise :class:`~webenv.errors.ActionError` with a reason meant for the m
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -473,6 +474,8 @@ def action_from_anthropic(
         duration = tool_input.get("duration")
         if isinstance(duration, bool) or not isinstance(duration, int | float):
             raise ActionError(f"wait: duration must be a number of seconds, not {duration!r}.")
+        if not math.isfinite(duration):
+            raise ActionError(f"wait: duration must be a finite number of seconds, not {duration}.")
         return action_from_tool_call("wait", {"ms": round(duration * 1000)}, viewport)
     known = ", ".join(["screenshot", *_ANTHROPIC_CLICKS, *_ANTHROPIC_OTHERS])
     raise ActionError(f"The computer tool has no action {kind!r} here; these map: {known}.")

@@ -158,6 +158,8 @@ class EnvServer:
         if isinstance(body, JSONResponse):
             return body
         session_id = body.pop("session_id", None)
+        if session_id is not None and not isinstance(session_id, str):
+            return _problem(422, "session_id must be a string.", "VALIDATION_ERROR")
         try:
             session = self.pool.get(session_id) if session_id else self.pool.open()
         except CapacityError as error:
