@@ -348,7 +348,7 @@ NEXT_SPELLINGS = [
 def test_a_next_of_any_spelling_stays_on_the_site(target):
     from urllib.parse import urljoin, urlsplit
 
-    from sites.common import same_site_path
+    from webenv.sites.common import same_site_path
 
     here = "http://shop.localhost:5000/account"
     landed = urlsplit(urljoin(here, same_site_path(target, "/", "shop.localhost:5000")))

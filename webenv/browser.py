@@ -82,14 +82,12 @@ class _Runtime:
     playwright: Playwright
     browsers: dict[bool, Browser] = field(default_factory=dict)
     users: dict[bool, int] = field(default_factory=dict)
-    #: Launches under way in this thread's greenlets.
-    launching: int = 0
 
 
-#: Guards :data:`_runtimes`, the dict, and nothing else: it is never held across a browser call,
-#: which can take long or hang (a launch on a saturated machine, say), and during which
-#: Playwright switches to the thread's other greenlets (a vector env's resets).
-_lock = threading.Lock()
+#: Reentrant: a vector env's resets run as greenlets of one thread, and one of them may
+#: release a crashed browser while another, in the same thread, holds the lock across a launch
+#: (Playwright switches greenlets while it waits): a plain lock would hang the thread there.
+_lock = threading.RLock()
 _runtimes: dict[int, _Runtime] = {}
 
 
@@ -103,33 +101,24 @@ def acquire_browser(headless: bool = True) -> Browser:
     thread = threading.get_ident()
     with _lock:
         runtime = _runtimes.get(thread)
-    if runtime is None:
-        runtime = _Runtime(sync_playwright().start())
-        with _lock:
-            _runtimes[thread] = runtime
-    browser = runtime.browsers.get(headless)
-    if browser is None or not browser.is_connected():
-        if browser is not None:  # crashed: its users' releases no longer count
-            del runtime.browsers[headless], runtime.users[headless]
-            _close(browser)
-        runtime.launching += 1
-        try:
-            browser = _launch(runtime.playwright, headless)
-        except BaseException:
-            runtime.launching -= 1
-            if not runtime.browsers and not runtime.launching:
-                _forget(thread, runtime)
-            raise
-        runtime.launching -= 1
-        current = runtime.browsers.get(headless)
-        if current is not None and current.is_connected():
-            _close(browser)  # another greenlet of this thread launched one meanwhile
-            browser = current
-        else:
+        if runtime is None:
+            runtime = _runtimes[thread] = _Runtime(sync_playwright().start())
+        browser = runtime.browsers.get(headless)
+        if browser is None or not browser.is_connected():
+            if browser is not None:  # crashed: its users' releases no longer count
+                _close(browser)
+                del runtime.browsers[headless], runtime.users[headless]
+            try:
+                browser = _launch(runtime.playwright, headless)
+            except BaseException:
+                if not runtime.browsers:
+                    del _runtimes[thread]
+                    runtime.playwright.stop()
+                raise
             runtime.browsers[headless] = browser
             runtime.users[headless] = 0
-    runtime.users[headless] += 1
-    return browser
+        runtime.users[headless] += 1
+        return browser
 
 
 def _launch(playwright: Playwright, headless: bool) -> Browser:
@@ -150,28 +139,18 @@ def release_browser(browser: Browser) -> None:
     """Give back a browser from :func:`acquire_browser`; close it when nobody uses it, and
     the thread's Playwright with the last one."""
     with _lock:
-        owners = [
-            (thread, runtime, headless)
-            for thread, runtime in _runtimes.items()
-            for headless, known in runtime.browsers.items()
-            if known is browser
-        ]
-    for thread, runtime, headless in owners[:1]:
-        runtime.users[headless] -= 1
-        if runtime.users[headless] > 0:
-            return
-        del runtime.browsers[headless], runtime.users[headless]
-        _close(browser)
-        if not runtime.browsers and not runtime.launching:
-            _forget(thread, runtime)
-
-
-def _forget(thread: int, runtime: _Runtime) -> None:
-    """Stop a thread's Playwright, which has no browser left."""
-    with _lock:
-        if _runtimes.get(thread) is runtime:
-            del _runtimes[thread]
-    runtime.playwright.stop()
+        for thread, runtime in list(_runtimes.items()):
+            for headless, known in list(runtime.browsers.items()):
+                if known is not browser:
+                    continue
+                runtime.users[headless] -= 1
+                if runtime.users[headless] <= 0:
+                    del runtime.browsers[headless], runtime.users[headless]
+                    _close(browser)
+                    if not runtime.browsers:
+                        del _runtimes[thread]
+                        runtime.playwright.stop()
+                return
 
 
 def _close(browser: Browser) -> None:
