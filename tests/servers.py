@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tests.processes import chromium_pids
+from tests.processes import chromium_pids, descendants
 from webenv.envserver import EnvServer
 
 
@@ -46,4 +46,5 @@ def serve(tasks: Sequence[str], **options: Any) -> Iterator[Served]:
         uv.should_exit = True
         thread.join(60)
     assert not thread.is_alive()
-    assert chromium_pids() - before == set(), "the server left its Chromium behind"
+    left = {pid: descendants().get(pid, b"")[:300] for pid in chromium_pids() - before}
+    assert not left, f"the server left its Chromium behind: {left}"

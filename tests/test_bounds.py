@@ -353,10 +353,10 @@ def drive_hostile() -> dict[str, list[dict[str, Any]]]:
 
         run("new tabs", ["new_tab()"] * (LIMITS.tabs + 1) + ['goto("/")'])
         run("tabs", ['goto("/__bounds__/tabs")', "click:", 'goto("/")'])
-        # Each step waits for the next alert (the page's timer is not paused for long), then
-        # answers it.
-        answer = "noop(150)\ndialog_accept()"
-        forever = ['goto("/__bounds__/alerts-forever")'] + [answer] * (LIMITS.dialogs_per_page + 4)
+        # A step waits for the next alert (it returns once one opens: the page then waits for
+        # its answer), the next answers it; past the bound, two answers find no dialog.
+        wait_and_answer = ["noop(500)", "dialog_accept()"] * (LIMITS.dialogs_per_page + 2)
+        forever = ['goto("/__bounds__/alerts-forever")', *wait_and_answer, "dialog_accept()"]
         run("alerts forever", [*forever, 'goto("/")'])
         many = "\n".join(["dialog_accept()", "noop(100)"] * 4)
         run("alerts in a row", ['goto("/__bounds__/alerts-in-a-row")', "click:", many, 'goto("/")'])
@@ -397,9 +397,14 @@ def test_a_page_that_alerts_forever_is_silenced(hostile_report):
     report = hostile_report["alerts forever"]
     blocked = [i for i, seen in enumerate(report) if "blocked" in seen["last_action_error"]]
     steps = [(seen["dialog"], seen["last_action_error"][:80]) for seen in report]
-    assert blocked and blocked[0] <= LIMITS.dialogs_per_page + 2, steps
-    # Until then, held for the agent as any dialog.
-    assert any(seen["dialog"] == "alert: again" for seen in report[: blocked[0]]), steps
+    assert blocked and blocked[0] <= 2 * LIMITS.dialogs_per_page + 1, steps
+    # Until then, each held for the agent as any dialog, and answered by one step.
+    waits = report[1 : blocked[0] : 2]
+    assert waits and all(seen["dialog"] == "alert: again" for seen in waits), steps
+    answers = report[2 : blocked[0] + 1 : 2]
+    assert sum("No dialog" not in seen["last_action_error"] for seen in answers) == (
+        LIMITS.dialogs_per_page
+    ), steps
     assert "dialogs are blocked" in report[blocked[0]]["last_action_error"]
     assert all(not seen["dialog"] for seen in report[blocked[0] :])  # for good
     assert all("No dialog is open" in seen["last_action_error"] for seen in report[-3:-1])

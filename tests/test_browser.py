@@ -1,11 +1,14 @@
 """Finding Chromium: WEBENV_CHROMIUM, then PATH, then Playwright's own, else a clear error."""
 
+import contextlib
 import os
 import shutil
+import signal
 import threading
 
 import pytest
 
+from tests.processes import descendants, in_thread
 from webenv.browser import acquire_browser, find_chromium, launch_args, release_browser
 from webenv.errors import BrowserNotFoundError
 
@@ -96,3 +99,84 @@ def test_a_thread_runs_a_headless_and_a_headed_browser_side_by_side(display):
         assert not headed.is_connected() and headless.is_connected()
     finally:
         release_browser(headless)
+
+
+def test_a_launch_hung_in_one_thread_holds_up_no_other_thread(monkeypatch, tmp_path):
+    # A "Chromium" that starts and never answers: the launch in its thread waits on it (until
+    # Playwright's 30 s timeout), while another thread launches the real one and goes on.
+    started = tmp_path / "started"
+    hung = tmp_path / "hung-chromium"
+    hung.write_text(f"#!/bin/sh\necho $$ > {started}\nexec sleep 120\n")
+    hung.chmod(0o755)
+    real = find_chromium(headless=True)
+    outcome: dict[str, object] = {}
+
+    def launch_the_hung_one() -> None:
+        try:
+            outcome["hung"] = acquire_browser()
+        except Exception as error:  # Playwright's launch timeout, or the kill below
+            outcome["hung error"] = error
+
+    monkeypatch.setenv("WEBENV_CHROMIUM", str(hung))
+    waiting = threading.Thread(target=launch_the_hung_one, daemon=True)
+    waiting.start()
+    for _ in range(200):
+        if started.exists() and started.read_text().strip():
+            break
+        waiting.join(0.05)
+    assert started.exists(), "the hung Chromium never started"
+    monkeypatch.setenv("WEBENV_CHROMIUM", real)
+
+    def launch_the_real_one() -> bool:
+        browser = acquire_browser()
+        try:
+            page = browser.new_page()
+            page.set_content("<p>up</p>")
+            return page.inner_text("p") == "up" and waiting.is_alive()
+        finally:
+            release_browser(browser)
+
+    try:
+        assert in_thread(launch_the_real_one, limit=25)
+    finally:
+        os.kill(int(started.read_text()), signal.SIGKILL)
+        waiting.join(30)
+    assert "hung error" in outcome and "hung" not in outcome
+
+
+def test_a_thread_never_inherits_a_dead_threads_browser():
+    # A thread that ended without giving its browser back (a caller gave up on it), and a new
+    # thread that gets the same id: the new one launches its own, usable in its own thread.
+    before = set(descendants())
+    idents: list[int] = []
+
+    def acquire_and_leave() -> None:
+        acquire_browser()  # never released: the thread ends holding it
+        idents.append(threading.get_ident())
+
+    leaver = threading.Thread(target=acquire_and_leave)
+    leaver.start()
+    leaver.join(60)
+    assert idents, "the first thread's launch hung"
+
+    def use_a_page() -> tuple[int, str]:
+        browser = acquire_browser()
+        try:
+            page = browser.new_page()
+            page.set_content("<p>mine</p>")
+            return threading.get_ident(), page.inner_text("p")
+        finally:
+            release_browser(browser)
+
+    try:
+        for _ in range(50):  # thread ids are reused once a thread has ended
+            ident, text = in_thread(use_a_page, limit=60)
+            assert text == "mine"
+            if ident == idents[0]:
+                break
+        else:
+            pytest.skip("no thread reused the first one's id on this machine")
+    finally:
+        for pid in set(descendants()) - before:  # the first thread's Playwright and Chromium
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

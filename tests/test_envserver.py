@@ -255,6 +255,25 @@ def test_a_step_past_the_servers_bound_is_a_timeout_fault(served):
     assert frame["type"] == "error" and frame["data"]["code"] == "SESSION_EXPIRED"
 
 
+@pytest.mark.browser
+def test_a_server_shut_down_under_a_step_past_its_bound_still_closes_that_session():
+    # The step outlives its bound, and the server shuts down before the step ends: the
+    # session is closed when the step ends (its world removed, its hold on Chromium given
+    # back), so the server leaves no Chromium behind (serve() checks that as it stops).
+    stopping = serve(("shop.order_total",), max_sessions=1)
+    served = next(stopping)
+    reply = httpx.post(served.http + "/reset", json={"task": "shop.order_total", "seed": 1})
+    session_id = reply.json()["metadata"]["session_id"]
+    world = served.server.grader_env(session_id).unwrapped.world.root
+    served.server.pool.step_timeout = 0.3
+    step = {"session_id": session_id, "action": {"action": "noop(wait_ms=3000)"}}
+    body = httpx.post(served.http + "/step", json=step, timeout=30).json()
+    assert body["observation"]["fault"]["kind"] == "timeout"
+    with pytest.raises(StopIteration):
+        next(stopping)  # shut down while the step still runs
+    assert not world.exists()
+
+
 # -- capacity and leases ---------------------------------------------------------------------
 
 

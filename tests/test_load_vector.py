@@ -119,8 +119,7 @@ def _checked(env_id: str) -> None:
 
 
 #: Gymnasium's checker resets an env eight times: about a minute a site on a saturated
-#: machine, so the full matrix checks them (a launch that outlasts the test's bound there
-#: holds webenv.browser's lock and stops the worker's other envs: see the README).
+#: machine, so the full matrix checks them.
 CHECKED_BUSY = [
     pytest.param(env_id, id=site, marks=pytest.mark.suite) for site, env_id in CHECKED.items()
 ]

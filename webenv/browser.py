@@ -1,4 +1,4 @@
-"""Finding and launching Chromium, one per process, shared by every env in it."""
+"""Finding and launching Chromium, one per thread, shared by every env in that thread."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import greenlet
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from .errors import BrowserNotFoundError
@@ -82,43 +83,60 @@ class _Runtime:
     playwright: Playwright
     browsers: dict[bool, Browser] = field(default_factory=dict)
     users: dict[bool, int] = field(default_factory=dict)
+    #: Launches under way in this thread's greenlets (a vector env's resets).
+    launching: int = 0
 
 
-#: Reentrant: a vector env's resets run as greenlets of one thread, and one of them may
-#: release a crashed browser while another, in the same thread, holds the lock across a launch
-#: (Playwright switches greenlets while it waits): a plain lock would hang the thread there.
-_lock = threading.RLock()
-_runtimes: dict[int, _Runtime] = {}
+#: Each thread's runtime, touched by that thread alone: no lock is shared between threads, so
+#: a launch that hangs on a saturated machine (in a thread a caller has given up on) holds up
+#: nothing but its own thread. A thread's runtime ends with it, and a new thread never inherits
+#: a dead one's (as it could with a dict keyed by thread ids, which are reused).
+_local = threading.local()
+
+
+def _runtime() -> _Runtime:
+    runtime: _Runtime | None = getattr(_local, "runtime", None)
+    if runtime is None:
+        runtime = _local.runtime = _Runtime(sync_playwright().start())
+    return runtime
 
 
 def acquire_browser(headless: bool = True) -> Browser:
     """The process's Chromium for this thread, launched on first use and shared afterwards.
 
-    Every call must be paired with :func:`release_browser`; the last release closes it.
-    Playwright's sync API is bound to the thread that started it, and runs once per thread:
-    a thread's headless and headed browsers share one Playwright.
+    Every call must be paired with :func:`release_browser`, in the same thread; the last
+    release closes it. Playwright's sync API is bound to the thread that started it, and runs
+    once per thread: a thread's headless and headed browsers share one Playwright.
+
+    Playwright switches to the thread's other greenlets while it waits (see
+    :mod:`webenv.ahead`), so the bookkeeping is done between its calls, never across one.
     """
-    thread = threading.get_ident()
-    with _lock:
-        runtime = _runtimes.get(thread)
-        if runtime is None:
-            runtime = _runtimes[thread] = _Runtime(sync_playwright().start())
-        browser = runtime.browsers.get(headless)
-        if browser is None or not browser.is_connected():
-            if browser is not None:  # crashed: its users' releases no longer count
-                _close(browser)
-                del runtime.browsers[headless], runtime.users[headless]
-            try:
-                browser = _launch(runtime.playwright, headless)
-            except BaseException:
-                if not runtime.browsers:
-                    del _runtimes[thread]
-                    runtime.playwright.stop()
-                raise
-            runtime.browsers[headless] = browser
-            runtime.users[headless] = 0
+    runtime = _runtime()
+    browser = runtime.browsers.get(headless)
+    if browser is not None and browser.is_connected():
         runtime.users[headless] += 1
         return browser
+    runtime.launching += 1
+    try:
+        if browser is not None and runtime.browsers.get(headless) is browser:
+            # Crashed: its users' releases no longer count.
+            del runtime.browsers[headless], runtime.users[headless]
+            _close(browser)
+        launched = _launch(runtime.playwright, headless)
+    except BaseException:
+        runtime.launching -= 1
+        _stop_if_idle(runtime)
+        raise
+    runtime.launching -= 1
+    current = runtime.browsers.get(headless)
+    if current is not None and current.is_connected():
+        # Another greenlet of this thread launched one meanwhile: share it.
+        runtime.users[headless] += 1
+        _close(launched)
+        return current
+    runtime.browsers[headless] = launched
+    runtime.users[headless] = 1
+    return launched
 
 
 def _launch(playwright: Playwright, headless: bool) -> Browser:
@@ -137,20 +155,31 @@ def _launch(playwright: Playwright, headless: bool) -> Browser:
 
 def release_browser(browser: Browser) -> None:
     """Give back a browser from :func:`acquire_browser`; close it when nobody uses it, and
-    the thread's Playwright with the last one."""
-    with _lock:
-        for thread, runtime in list(_runtimes.items()):
-            for headless, known in list(runtime.browsers.items()):
-                if known is not browser:
-                    continue
-                runtime.users[headless] -= 1
-                if runtime.users[headless] <= 0:
-                    del runtime.browsers[headless], runtime.users[headless]
-                    _close(browser)
-                    if not runtime.browsers:
-                        del _runtimes[thread]
-                        runtime.playwright.stop()
-                return
+    the thread's Playwright with the last one. A crashed browser another launch replaced is
+    already forgotten: giving it back changes nothing."""
+    runtime: _Runtime | None = getattr(_local, "runtime", None)
+    if runtime is None:
+        return
+    for headless, known in list(runtime.browsers.items()):
+        if known is not browser:
+            continue
+        runtime.users[headless] -= 1
+        if runtime.users[headless] <= 0:
+            del runtime.browsers[headless], runtime.users[headless]
+            _close(browser)
+        break
+    _stop_if_idle(runtime)
+
+
+def _stop_if_idle(runtime: _Runtime) -> None:
+    """Stop the thread's Playwright once it has no browser and no launch under way, from the
+    thread's main greenlet only: a vector env's reset greenlet that failed leaves it to the
+    caller's own release (the other greenlets may still be waiting on Playwright)."""
+    if runtime.browsers or runtime.launching or greenlet.getcurrent().parent is not None:
+        return
+    if getattr(_local, "runtime", None) is runtime:
+        del _local.runtime
+    runtime.playwright.stop()
 
 
 def _close(browser: Browser) -> None:

@@ -223,9 +223,8 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
 
     def _browser_up(self) -> Browser:
         """The thread's Chromium, launched (or launched again, after a crash) here, before
-        the envs' greenlets start: launching holds a lock that a second greenlet of this
-        thread would wait on forever. The envs' own holds never close it while this one
-        lasts."""
+        the envs' greenlets start, so that they share one launch rather than each making its
+        own. The envs' own holds never close it while this one lasts."""
         if self._browser is None or not self._browser.is_connected():
             browser = acquire_browser(self._headless)
             if self._browser is not None:

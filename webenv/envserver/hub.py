@@ -9,7 +9,7 @@ that while one session waits for Chromium, the others' calls go on.
 
 The hub launches Chromium in its own main greenlet, before any session's greenlet starts,
 and launches it again there when it died (a crash, a kill), once the jobs that were running
-have ended: launching holds a lock that a second greenlet of the thread would wait on forever.
+have ended, so that the sessions share one launch rather than each making its own.
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ class BrowserHub:
         self._started = threading.Event()
         self._start_error: BaseException | None = None
         self._stopped = False
+        #: Set by the thread as it ends, under ``_exit_lock``: no job is taken after it.
+        self._exited = False
+        self._exit_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="webenv-envserver", daemon=True)
 
     # -- any thread ---------------------------------------------------------------------
@@ -63,13 +66,19 @@ class BrowserHub:
         if self._start_error is not None:
             raise self._start_error
 
-    def submit(self, work: Callable[[], T]) -> Future[T]:
-        """Run ``work`` (browser calls allowed) in the hub's thread; its result, later."""
+    def submit(self, work: Callable[[], T], cleanup: bool = False) -> Future[T]:
+        """Run ``work`` (browser calls allowed) in the hub's thread; its result, later.
+
+        Once :meth:`stop` was called, only ``cleanup`` work (closing a session) is taken, until
+        the thread ends: a session whose request outlived its bound is closed when the request
+        ends, even if that is after the server began to shut down.
+        """
         future: Future[T] = Future()
-        if self._stopped:
-            future.set_exception(WebEnvError("The env server is shutting down."))
-            return future
-        self._jobs.put((work, future))
+        with self._exit_lock:
+            if self._exited or (self._stopped and not cleanup):
+                future.set_exception(WebEnvError("The env server is shutting down."))
+                return future
+            self._jobs.put((work, future))
         self._poke()
         return future
 
@@ -137,14 +146,13 @@ class BrowserHub:
                     stopping = True
                     jobs = [job for job in jobs if job is not _STOP]
                 # A Chromium that died is launched again only once no job is running: a job
-                # still unwinding from the crash lets go of the old one (webenv.browser's
-                # lock, which a launch holds across greenlet switches).
+                # still unwinding from the crash lets go of the old one first.
                 held = jobs if jobs and self._running and not browser.is_connected() else []
                 if jobs and not held:
                     browser = self._browser_up()
                     for work, future in jobs:
                         self._start_job(browser, work, future)
-                if stopping and not self._running and not held:
+                if stopping and not self._running and not held and self._exit():
                     break
                 if not jobs or held or stopping:
                     browser._sync(self._wake)  # type: ignore[attr-defined]
@@ -154,6 +162,14 @@ class BrowserHub:
                 release_browser(self._browser)
                 self._browser = None
             self._loop = None
+
+    def _exit(self) -> bool:
+        """End the thread's loop, unless a job came in since it last looked."""
+        with self._exit_lock:
+            if not self._jobs.empty():
+                return False
+            self._exited = True
+            return True
 
     def _take_jobs(self) -> list[Any]:
         jobs = []

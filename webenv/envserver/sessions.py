@@ -259,7 +259,7 @@ class SessionPool:
             self.sessions.pop(session.id, None)
         if not session.closed:
             session.closed = True
-            await asyncio.wrap_future(self.hub.submit(session.close))
+            await asyncio.wrap_future(self.hub.submit(session.close, cleanup=True))
 
     async def _call(self, session: Session, where: str, work: Any) -> dict[str, Any]:
         """Run one request of ``session`` in the hub, bounded by ``step_timeout``; an
@@ -283,7 +283,7 @@ class SessionPool:
                     f"The {where} took over {self.step_timeout:g} s in the browser; the session "
                     "is closed. Open a new one."
                 )
-                future.add_done_callback(lambda _: self.hub.submit(session.close))
+                future.add_done_callback(lambda _: self.hub.submit(session.close, cleanup=True))
                 with self._lock:
                     self.sessions.pop(session.id, None)
                 fault = wire.fault("timeout", message, where=where)
@@ -294,7 +294,7 @@ class SessionPool:
                 self.faults += 1
                 session.done = True
                 # Closed, as after a timeout: a faulted session gives its place back at once.
-                future.add_done_callback(lambda _: self.hub.submit(session.close))
+                future.add_done_callback(lambda _: self.hub.submit(session.close, cleanup=True))
                 with self._lock:
                     self.sessions.pop(session.id, None)
                 reason = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
