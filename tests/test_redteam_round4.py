@@ -71,6 +71,10 @@ CAREFUL_ANSWERS = [
     ("number", "There are 3 unread messages in the Inbox (as of 2026-03-02).", 3),
     ("date", "It shipped March 2, 2026 and should arrive within 5-7 business days.", "2026-03-02"),
     ("identifier", "Tracking 1Z999AA10123456784, for order NM-10822-3.", "1Z999AA10123456784"),
+    ("money", "Your 2 orders came to $41.99 in all.", 4199),
+    ("money", "It came to $41.99, sent to 12 Elm Street.", 4199),
+    ("name", "Jos\u00e9 \u00c1lvarez", "Jos\u00e9 \u00c1lvarez"),
+    ("name", "\u041e\u043b\u0435\u0433 Petrov", "\u041e\u043b\u0435\u0433 Petrov"),
 ]
 
 
@@ -90,14 +94,10 @@ HEDGES_WITH_UNLISTED_WORDS = [
     ("money", "$41.99, otherwise 45", 4199),
     ("money", "$41.99, alternatively 45", 4199),
     ("money", "$41.99 but it may be 45", 4199),
-    pytest.param(
-        "money",
-        "$41.99 to 45",
-        4199,
-        marks=pytest.mark.xfail(
-            strict=True, reason="hole: 'to' between two amounts offers a range"
-        ),
-    ),
+    ("money", "$41.99 to 45", 4199),
+    ("money", "$41.99-$45", 4199),
+    ("money", "41.99-45", 4199),
+    ("money", "$41.99 through 45", 4199),
     ("money", "$41.99, if not forty-five dollars", 4199),
     ("number", "3 (unless it's four)", 3),
     ("number", "3, though it may be four", 3),
@@ -113,15 +113,13 @@ def test_a_second_candidate_offered_with_another_word_is_a_hedge(kind, text, exp
 
 
 #: "or" written so that a reader sees "or" but the pattern does not: a zero-width space inside
-#: it (``clean`` makes it a space: "o r") and a Cyrillic "о".
+#: it (``clean`` makes it a space: "o r"), a Cyrillic or Greek "о", a Cyrillic "е" in "either".
 HEDGES_WITH_DISGUISED_OR = [
     ("money", "$41.99 o\u200br 45", 4199),
-    pytest.param(
-        "money",
-        "$41.99 \u043er 45",
-        4199,
-        marks=pytest.mark.xfail(strict=True, reason="hole: a Cyrillic 'о' in 'or' is not folded"),
-    ),
+    ("money", "$41.99 \u043er 45", 4199),
+    ("money", "$41.99 \u03bfr 45", 4199),  # a Greek omicron
+    ("number", "3 \u0435ither way, or 4", 3),
+    ("name", "Dana Whitfield \u043er Ravi Patel", "Dana Whitfield"),
 ]
 
 

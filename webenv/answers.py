@@ -39,6 +39,8 @@ from datetime import date, time
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from anyascii import anyascii
+
 #: Answers longer than this are refused unread: an answer is a value, not a page.
 MAX_LENGTH = 4000
 #: Digits beyond which a written number is not read as a value.
@@ -129,6 +131,8 @@ _OFFER = re.compile(
     r"|\bif not\b|\b(?:may|might|could) (?:be|have been)\b|\s/\s",
     re.IGNORECASE,
 )
+#: A range offers two values at once: "$41.99 to 45", "3 through 4", "$41.99-45".
+_RANGE = re.compile(r"\d\s+(?:to|through|thru|till|until)\s+\$?\d|\d-\$\d|\.\d\d-\d", re.IGNORECASE)
 #: The kinds whose values are written with numbers.
 _NUMBER_KINDS = frozenset({"money", "number", "date", "time", "phone", "identifier"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e]")
@@ -167,6 +171,12 @@ def clean(text: object) -> str:
     text = text if isinstance(text, str) else str(text)
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
+
+
+def _skeleton(text: str) -> str:
+    """``text`` in Latin letters and ASCII digits, for finding the words of a hedge: letters
+    of other scripts that look like Latin ones (a Cyrillic "о" in "or") read as those."""
+    return anyascii(text)
 
 
 def normalize_text(text: str) -> str:
@@ -346,7 +356,7 @@ def _names(
         if needle in words:
             values.append(name)
             words = words.replace(needle, " | ")
-    return _Found(tuple(values)), bool(_HEDGE.search(words))
+    return _Found(tuple(values)), bool(_HEDGE.search(_skeleton(words)))
 
 
 #: How people shorten the words of a street address; both forms read the same.
@@ -470,7 +480,7 @@ def _grade(
         return grade
     if kind in ("list", "set"):
         items, want = _items(text), [normalize_text(str(e)) for e in expected]
-        if _HEDGE.search(normalize_text(text)):
+        if _HEDGE.search(_skeleton(normalize_text(text))):
             return Grade(False, "'or' between the items: a hedge", items)
         same = items == want if kind == "list" else set(items) == set(want)
         verdict = "answered" if same else f"expected {want}, answered"
@@ -545,8 +555,11 @@ def _offers_another_number(text: str, kind: str) -> bool:
     between two numbers of any form: "$58.20 or maybe 58.62", "2, maybe three", "4 (possibly
     #5)", "March 11 / 12th". A second candidate written in a form
     the kind's reader passes over is a hedge all the same."""
+    text = _skeleton(text)
     for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
         text = _blank(text, pattern)
+    if _RANGE.search(text):
+        return True
     parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
 
