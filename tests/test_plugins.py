@@ -186,3 +186,12 @@ def test_the_example_plugin_lists_validates_and_earns_its_reward(tmp_path):
     results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert sorted(r["task"] for r in results) == ["example.archive_note", "example.notebook_count"]
     assert all(r["reward"] == 1.0 and r["error"] is None for r in results), results
+
+
+def test_webenv_list_names_a_broken_suite_without_a_traceback(tmp_path):
+    _distribution(tmp_path, "broken_tasks", "[webenv.tasks]\nsuite = no_such_suite\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    result = _run([*WEBENV, "list"], env, tmp_path)
+    assert result.returncode == 2
+    assert "webenv: The webenv.tasks plugin 'suite' (no_such_suite)" in result.stderr
+    assert "pip uninstall broken_tasks" in result.stderr and "Traceback" not in result.stderr

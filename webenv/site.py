@@ -55,7 +55,7 @@ class Site:
 
     name: str
     module: str
-    user_data: Mapping[str, Tracked] = field(default_factory=dict)
+    user_data: Mapping[str, Tracked] = field(default_factory=dict, hash=False)
     sends_mail: bool = False
     delivers_mail: bool = False
     sent_mail: Callable[[str], Iterable[Message]] | None = None
