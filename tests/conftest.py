@@ -29,8 +29,7 @@ import webenv.browser
 from tests import rotation
 from webenv.browser import acquire_browser, release_browser
 from webenv.perturb.base import TIME_SCALE_VARIABLE
-from webenv.server import SiteServer
-from webenv.world import World
+from webenv.served import ServedWorld
 
 RUN_SEED = rotation.run_seed()  # here, before pytest-xdist starts its workers
 #: The perturbations' delays at a hundredth of their pace (tests that need the real pace set
@@ -125,12 +124,8 @@ class LiveWorld:
     """A world of some sites for one seed, served on loopback, with pages into it."""
 
     def __init__(self, browser: Browser, sites: tuple[str, ...], seed: int):
-        self.world = World(sites)
-        self.world.restore(seed)
-        self.server = SiteServer({})
-        self.server.apps.update(
-            self.world.create_apps({site: self.server.url(site) for site in sites})
-        )
+        self.served = ServedWorld(sites, seed=seed)
+        self.world, self.server = self.served.world, self.served.server
         self.browser = browser
         self.contexts: list[BrowserContext] = []
 
@@ -151,23 +146,13 @@ class LiveWorld:
         context = self.browser.new_context(viewport={"width": 1280, "height": 720})
         self.contexts.append(context)
         if logged_in:
-            context.add_cookies(
-                [
-                    {
-                        "name": self.app(site).config.get("SESSION_COOKIE_NAME", "session"),
-                        "value": self.world.session_cookie(site),
-                        "url": self.url(site),
-                    }
-                    for site in self.world.sites
-                ]
-            )
+            context.add_cookies(self.served.sign_in_cookies())
         return context.new_page()
 
     def close(self) -> None:
         for context in self.contexts:
             context.close()
-        self.server.close()
-        self.world.close()
+        self.served.close()
 
 
 @pytest.fixture

@@ -14,12 +14,20 @@
 parameters, the perturbation plan and the check through ``webenv.grader_view(env)``.
 """
 
+import warnings
 from typing import Any
 
 from .actions import describe as describe_actions
 from .env import WebEnv
-from .errors import ActionError, BrowserNotFoundError, UnknownTaskError, WebEnvError
+from .errors import (
+    ActionError,
+    BrowserNotFoundError,
+    PluginError,
+    UnknownTaskError,
+    WebEnvError,
+)
 from .registration import register_envs
+from .site import Site
 from .tasks import Answer, CheckResult, Checks, Condition, Task, TaskTemplate, register, templates
 from .trusted import GraderView, grader_view
 from .validate import (
@@ -52,7 +60,9 @@ __all__ = [
     "Checks",
     "Condition",
     "GraderView",
+    "PluginError",
     "PolicyRun",
+    "Site",
     "Task",
     "TaskTemplate",
     "TemplateReport",
@@ -74,4 +84,15 @@ __all__ = [
     "validate_templates",
 ]
 
-register_envs()
+
+def _register_at_import() -> None:
+    """Every template's Gymnasium id; a broken plugin costs its own ids only (a warning here,
+    its :class:`PluginError` wherever its templates are asked for)."""
+    try:
+        register_envs()
+    except PluginError as error:
+        warnings.warn(f"{error} Its templates have no Gymnasium ids.", RuntimeWarning, stacklevel=3)
+        register_envs(loaded_only=True)
+
+
+_register_at_import()

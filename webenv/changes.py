@@ -2,7 +2,8 @@
 
 The diff compares, table by table, the rows of the user's data at the episode's start with the
 rows now, and names every row added, removed or changed. Which tables are the user's data, and
-which columns of them count, is decided here once for every site (:data:`USER_DATA`); the
+which columns of them count, is declared once per site (:attr:`webenv.site.Site.user_data`;
+the built-in sites' are :data:`USER_DATA`); the
 catalogue (products, offices, job openings …) and what only mirrors other rows are left out, so
 that the diff lists what a person would call "my things".
 """
@@ -31,7 +32,9 @@ class Tracked:
     delivered: str | None = None
 
 
-#: The user's data, per site and table. Tables not named here are not the user's: the shop's
+#: The user's data of the built-in sites, per site and table (:mod:`webenv.site` declares each
+#: site with its own; another site declares its tables in its :class:`~webenv.site.Site`).
+#: Tables not named here are not the user's: the shop's
 #: catalogue (``store_meta``, ``categories``, ``products`` — whose stock and ratings move with
 #: orders and reviews, which are tracked —, ``product_options``, ``coupons``), the mail's
 #: ``threads`` (a thread is only the index of its messages, created and named by them), the
@@ -102,10 +105,11 @@ class RowChange:
         return f"{self.site}.{self.table} {key} {what}"
 
 
-def read_rows(conn: sqlite3.Connection, site: str) -> SiteRows:
-    """Every tracked row of ``site``'s database behind ``conn``."""
+def read_rows(conn: sqlite3.Connection, tables: Mapping[str, Tracked]) -> SiteRows:
+    """Every tracked row of the ``tables`` (a site's user data) of the database behind
+    ``conn``."""
     found: SiteRows = {}
-    for table, tracked in USER_DATA.get(site, {}).items():
+    for table, tracked in tables.items():
         names = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
         columns = tuple(name for name in names if name not in tracked.ignore)
         at = [columns.index(name) for name in tracked.key]
@@ -119,13 +123,17 @@ def read_rows(conn: sqlite3.Connection, site: str) -> SiteRows:
 
 
 def diff_rows(
-    site: str, before: SiteRows, after: SiteRows, delivered: Iterable[int] = ()
+    site: str,
+    tables: Mapping[str, Tracked],
+    before: SiteRows,
+    after: SiteRows,
+    delivered: Iterable[int] = (),
 ) -> list[RowChange]:
-    """The rows added, removed or changed from ``before`` to ``after``, leaving out the rows of
-    mail messages the world ``delivered`` itself."""
+    """The rows of ``site``'s ``tables`` added, removed or changed from ``before`` to
+    ``after``, leaving out the rows of mail messages the world ``delivered`` itself."""
     skip = set(delivered)
     changes = []
-    for table, tracked in USER_DATA.get(site, {}).items():
+    for table, tracked in tables.items():
         columns, old = before[table]
         _, new = after[table]
         mine = _not_delivered(columns, tracked, skip)

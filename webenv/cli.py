@@ -25,10 +25,9 @@ from .demos import add_demos_command
 from .envserver.command import add_server_command
 from .errors import WebEnvError
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
-from .server import SiteServer
+from .served import ServedWorld
 from .tasks import TaskTemplate, env_id, get_template, matching, templates
 from .trusted import grader_view
-from .world import World
 
 DESCRIPTION = """\
 A Gymnasium environment of mock websites (a shop, a webmail client, a forms portal) for
@@ -205,21 +204,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve a world's sites for a person to browse, until interrupted."""
-    world = World(args.sites.split(",") if args.sites else None)
-    server = SiteServer({}, port=args.port)
+    served = ServedWorld(
+        args.sites.split(",") if args.sites else None, seed=args.seed, port=args.port
+    )
     try:
-        world.restore(args.seed)
-        server.apps.update(world.create_apps({site: server.url(site) for site in world.sites}))
-        persona = world.persona
+        world, persona = served.world, served.world.persona
         assert persona is not None
         print(f"World of seed {args.seed} (now = {world.now:%Y-%m-%d %H:%M}):")
         for site in world.sites:
-            print(f"  {site:<6} {server.url(site)}/")
+            print(f"  {site:<6} {served.url(site)}/")
         print(f"Sign in as {persona.username} / {persona.password}. Ctrl-C stops.", flush=True)
         threading.Event().wait()
     finally:
-        server.close()
-        world.close()
+        served.close()
     return 0
 
 

@@ -25,6 +25,7 @@ from .limits import DEFAULT_LIMITS, Limits, cut, cut_elements
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
 from .registration import RECOVERY_STEPS
+from .served import ServedWorld, sign_in_cookies
 from .server import SiteServer
 from .session import DEFAULT_TIMEOUTS, Blank, Session, Timeouts, blank_context
 from .spaces import ActionSpace, Unicode, screenshot_space
@@ -393,22 +394,18 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             self._browser = acquire_browser(self.headless)
             self._owner = threading.get_ident()
         if self._world is None:
-            self._world = World(self.template.sites)
-            self._server = SiteServer({})
-            apps = self._world.create_apps(
-                {site: self._server.url(site) for site in self._world.sites}
-            )
+            served = ServedWorld(self.template.sites)
+            self._world, self._server = served.world, served.server
             cookie_names = {
-                site: app.config.get("SESSION_COOKIE_NAME", "session") for site, app in apps.items()
+                site: app.config.get("SESSION_COOKIE_NAME", "session")
+                for site, app in served.apps.items()
             }
             self.perturber = Perturber(
                 cookie_names,
                 settle_seconds=self.timeouts.settle / 1000,
-                deliver=self._deliver if "mail" in self._world.sites else None,
+                deliver=self._deliver if self._world.mailbox is not None else None,
             )
-            self._server.apps.update(
-                {site: self.perturber.wrap(site, app) for site, app in apps.items()}
-            )
+            served.mount(self.perturber.wrap)
 
     def _plan(self, seed: int, profile: Any) -> Plan:
         """Draw the episode's perturbations and hand them to the perturber; the goal gains the
@@ -476,16 +473,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     def _open_session(self) -> Session:
         assert self._world is not None and self._server is not None and self._browser
         world, server = self._world, self._server
-        cookies = []
-        if self.template.start_signed_in:
-            cookies = [
-                {
-                    "name": world.apps[site].config.get("SESSION_COOKIE_NAME", "session"),
-                    "value": world.session_cookie(site),
-                    "url": server.url(site),
-                }
-                for site in world.sites
-            ]
+        cookies = sign_in_cookies(world, server) if self.template.start_signed_in else []
         return Session(
             self._browser,
             [server.url(site) for site in world.sites],

@@ -28,3 +28,8 @@ class InfrastructureError(WebEnvError):
     """The browser or the machine failed, not the agent: a renderer crashed, or a page did not
     load within the timeouts, even when tried again on a fresh browser context. Run the
     episode again; on a busy machine, raise the timeouts (``WEBENV_TIMEOUT_SCALE``)."""
+
+
+class PluginError(WebEnvError):
+    """An installed plugin (an entry point of ``webenv.sites`` or ``webenv.tasks``) could not be
+    loaded: fix or uninstall the distribution named in the message."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-from .tasks import env_id, templates
+from .tasks import TaskTemplate, env_id, registered, templates
 
 #: Steps every episode gets beyond its template's own budget, for getting past perturbations
 #: (a pop-up to close, a sign-in, a page to load again); the same with or without them, so
@@ -12,10 +12,12 @@ from .tasks import env_id, templates
 RECOVERY_STEPS = 10
 
 
-def register_envs() -> list[str]:
-    """Register the templates' ids with Gymnasium (again-safe); returns them."""
+def register_envs(loaded_only: bool = False) -> list[str]:
+    """Register the templates' ids with Gymnasium (again-safe), the plugins' too; returns
+    them. ``loaded_only``: those registered so far, loading no plugin."""
     ids = []
-    for template in templates().values():
+    chosen: dict[str, TaskTemplate] = registered() if loaded_only else templates()
+    for template in chosen.values():
         name = env_id(template)
         if name not in gym.registry:
             gym.register(

@@ -508,13 +508,35 @@ def load_builtin() -> None:
     import webenv.suite  # noqa: F401
 
 
-def templates() -> dict[str, TaskTemplate]:
+_plugins_loaded = False
+
+
+def load_templates() -> None:
+    """Import the built-in templates and, once, the task suites of other distributions (the
+    ``webenv.tasks`` entry points, :mod:`webenv.plugins`); a failing suite raises
+    :class:`~webenv.errors.PluginError` again at every call."""
+    global _plugins_loaded
     load_builtin()
+    if _plugins_loaded:
+        return
+    from .plugins import load_task_plugins
+
+    load_task_plugins()
+    _plugins_loaded = True
+
+
+def templates() -> dict[str, TaskTemplate]:
+    load_templates()
+    return registered()
+
+
+def registered() -> dict[str, TaskTemplate]:
+    """The templates registered so far, by name, loading nothing more."""
     return dict(sorted(_TEMPLATES.items()))
 
 
 def get_template(name: str) -> TaskTemplate:
-    load_builtin()
+    load_templates()
     name = name.removeprefix("webenv/").split("-v")[0]
     if name not in _TEMPLATES:
         close = [known for known in _TEMPLATES if name.split(".")[-1] in known]

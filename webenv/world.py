@@ -31,15 +31,10 @@ from flask import Flask
 
 from webenv.sites.common import Message, Persona, make_persona
 
-from .changes import RowChange, SiteRows, diff_rows, read_rows
+from .changes import RowChange, SiteRows, Tracked, diff_rows, read_rows
 from .errors import WorldError
-
-#: The sites of every world, in the order their data is generated, by module.
-SITE_MODULES: Mapping[str, str] = {
-    "shop": "webenv.sites.shop",
-    "mail": "webenv.sites.mail",
-    "forms": "webenv.sites.forms",
-}
+from .site import BUILTIN_SITES, get_site, mailbox
+from .site import sites as registered_sites
 
 #: The first world's "now"; each seed moves it on by a day, within a year.
 BASE_NOW = datetime(2026, 3, 2, 9, 30)
@@ -53,9 +48,8 @@ DEFAULT_CACHE_MAX_MB = 1024.0
 
 
 def site_module(site: str) -> ModuleType:
-    if site not in SITE_MODULES:
-        raise WorldError(f"Unknown site {site!r}; the sites are: {', '.join(SITE_MODULES)}.")
-    return importlib.import_module(SITE_MODULES[site])
+    """The module of the registered site ``site`` (:mod:`webenv.site`)."""
+    return get_site(site).load()
 
 
 def world_now(seed: int) -> datetime:
@@ -65,14 +59,25 @@ def world_now(seed: int) -> datetime:
 
 @cache
 def _fingerprint() -> str:
-    """Changes whenever anything that shapes generated data changes (sources, Faker)."""
+    """Changes whenever anything that shapes generated data changes (sources, Faker): the
+    built-in sites' (``webenv.sites``) and every plugin site's (:meth:`Site.source_root`)."""
     digest = hashlib.sha256(metadata.version("faker").encode())
-    root = Path(importlib.import_module("webenv.sites").__file__ or "").parent
-    for path in sorted(root.rglob("*")):
-        if path.suffix in {".py", ".sql"}:
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+    _hash_sources(digest, Path(importlib.import_module("webenv.sites").__file__ or "").parent)
+    for site in registered_sites().values():
+        if site not in BUILTIN_SITES:
+            digest.update(f"\0site {site.name} {site.module}\0".encode())
+            _hash_sources(digest, site.source_root())
     return digest.hexdigest()[:16]
+
+
+def _hash_sources(digest: Any, root: Path) -> None:
+    paths = sorted(root.rglob("*")) if root.is_dir() else [root]
+    for path in paths:
+        if path.suffix in {".py", ".sql"}:
+            digest.update(
+                path.relative_to(root if root.is_dir() else root.parent).as_posix().encode()
+            )
+            digest.update(path.read_bytes())
 
 
 def cache_dir() -> Path:
@@ -189,22 +194,27 @@ def generate_world(seed: int, sites: tuple[str, ...]) -> dict[str, bytes]:
 
 
 def _link_sites(paths: Mapping[str, str]) -> None:
-    """Seed what crosses sites: the shop's past order confirmations land in the mailbox."""
-    if "shop" not in paths or "mail" not in paths:
+    """Seed what crosses sites: the mail the sites' seeded data has already sent (the shop's
+    past order confirmations) lands in the world's mailbox, if it has one."""
+    box = mailbox(paths)
+    if box is None:
         return
-    shop, mail = site_module("shop"), site_module("mail")
-    with sqlite3.connect(paths["shop"]) as conn:
-        order_ids = [row[0] for row in conn.execute("SELECT id FROM orders WHERE user_id = 1")]
-        messages = [shop.order_confirmation(conn, order_id) for order_id in order_ids]
-    for message in messages:
-        mail.deliver(paths["mail"], message)
+    deliver = site_module(box).deliver
+    for site in paths:
+        sent_mail = get_site(site).sent_mail
+        if sent_mail is not None and site != box:
+            for message in list(sent_mail(paths[site])):
+                deliver(paths[box], message)
 
 
 class World:
     """One env's sites and their state; :meth:`restore` starts a new episode in it."""
 
     def __init__(self, sites: Iterable[str] | None = None, store: SnapshotStore | None = None):
-        self.sites = tuple(site for site in SITE_MODULES if site in set(sites or SITE_MODULES))
+        known = registered_sites()
+        self.sites = tuple(site for site in known if site in set(sites or known))
+        #: The site that delivers the world's mail (the mailbox), if any.
+        self.mailbox = mailbox(self.sites)
         self.store = store or snapshots
         # A request thread the server let go may still touch a journal file while we clean up.
         self._tmp = tempfile.TemporaryDirectory(prefix="webenv-world-", ignore_cleanup_errors=True)
@@ -236,7 +246,7 @@ class World:
                 "NOW": self.now.isoformat(),
                 "SITE_URLS": dict(site_urls),
             }
-            if site != "mail" and "mail" in self.sites:
+            if self.mailbox is not None and get_site(site).sends_mail:
                 config["SEND_MAIL"] = self.deliver_mail
             self.apps[site] = site_module(site).create_app(config)
         return self.apps
@@ -271,18 +281,27 @@ class World:
         self._delivered.clear()
 
     def changes(self) -> list[RowChange]:
-        """Every row of the user's data (:data:`webenv.changes.USER_DATA`) added, removed or
-        changed on any site since the episode's start, leaving out mail the world delivered
-        itself (a site's confirmation follows from a change on that site, which is listed)."""
+        """Every row of the user's data (each site's :attr:`~webenv.site.Site.user_data`) added,
+        removed or changed on any site since the episode's start, leaving out mail the world
+        delivered itself (a site's confirmation follows from a change on that site, which is
+        listed)."""
         found = []
         for site in self.sites:
             if site not in self._start_rows:
                 self.initial_query(site, "SELECT 1")  # loads the start connection
-                self._start_rows[site] = read_rows(self._initial[site], site)
+                self._start_rows[site] = read_rows(self._initial[site], self._tracked(site))
             found += diff_rows(
-                site, self._start_rows[site], self._current_rows(site), self._delivered
+                site,
+                self._tracked(site),
+                self._start_rows[site],
+                self._current_rows(site),
+                self._delivered,
             )
         return found
+
+    @staticmethod
+    def _tracked(site: str) -> Mapping[str, Tracked]:
+        return get_site(site).user_data
 
     def _current_rows(self, site: str) -> SiteRows:
         # Checks run after every step, and most steps write nothing: the rows are read again
@@ -296,7 +315,7 @@ class World:
         if cached is None or cached[0] != stamp:
             conn = self.connect(site)
             try:
-                cached = self._rows_now[site] = (stamp, read_rows(conn, site))
+                cached = self._rows_now[site] = (stamp, read_rows(conn, self._tracked(site)))
             finally:
                 conn.close()
         return cached[1]
@@ -326,7 +345,10 @@ class World:
 
     def deliver_mail(self, message: Message) -> None:
         """Put a site's e-mail into the mailbox; the episode's diff leaves it out."""
-        self._delivered.add(site_module("mail").deliver(str(self.db_path("mail")), message))
+        if self.mailbox is None:
+            raise WorldError("This world has no mailbox (a site that delivers mail) to put it in.")
+        box = self.mailbox
+        self._delivered.add(site_module(box).deliver(str(self.db_path(box)), message))
 
     def session_cookie(self, site: str, user_id: int = 1) -> str:
         """A signed session cookie value that logs ``user_id`` in on ``site``."""

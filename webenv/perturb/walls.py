@@ -23,6 +23,7 @@ from werkzeug.wrappers import Request, Response
 from webenv.sites.common import same_site_path
 
 from ..axtree import AxTree, NotFound
+from ..site import mailbox
 from .base import Active, Kind, strikes
 from .guarded import guarded, start_over
 
@@ -110,7 +111,8 @@ _CODE = re.compile(r"code is (\d{6})")
 
 class VerifyCode(Kind):
     """ "Verify it's you": at the sensitive step, a one-time code is sent to the user's mailbox
-    (the world's mail site) and must be typed in to go on — a recovery across sites."""
+    (the world's site that delivers mail, :func:`webenv.site.mailbox`) and must be typed in to
+    go on — a recovery across sites."""
 
     name = "walls.verify_code"
     sites = ("shop", "forms")
@@ -118,7 +120,7 @@ class VerifyCode(Kind):
     at = (1, 1)
 
     def applies(self, site: str, signed_in: bool, sites: Sequence[str]) -> bool:
-        return "mail" in sites and super().applies(site, signed_in, sites)
+        return mailbox(sites) is not None and super().applies(site, signed_in, sites)
 
     def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
         return {"code": f"{rng.randrange(10**6):06d}"}
