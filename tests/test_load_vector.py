@@ -43,12 +43,13 @@ def test_eight_envs_reset_and_step_on_a_saturated_machine_and_a_killed_browser_e
     capfd,
 ):
     def body() -> tuple[Any, Any]:
+        others = chromium_pids()  # the worker's other browsers (the session's) live on
         envs = gym.make_vec(TASK, num_envs=ENVS)
         try:
             _, stepped = _reset_and_step(envs)
             assert list(stepped["last_action_error"]) == [""] * ENVS
             # The browser dies under all eight: each episode ends with the reason.
-            for pid in chromium_pids():
+            for pid in chromium_pids() - others:
                 os.kill(pid, signal.SIGKILL)
             _, _, _, truncated, infos = envs.step(["noop()"] * ENVS)
             return truncated, infos

@@ -328,8 +328,9 @@ def test_the_play_command_serves_screenshots_from_the_default_folder(
     process, url = start_command(
         ["play", LIVE_TASK, "--seed", "0", "--live", "--port", "0"], tmp_path, "Play "
     )
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = None
     try:
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
         page = context.new_page()
         page.goto(url)
         assert_images_loaded(page)
@@ -348,7 +349,8 @@ def test_the_play_command_serves_screenshots_from_the_default_folder(
         assert "mouse_click(0.0, 0.0)" not in page.locator("#status").inner_text()
         assert_images_loaded(page)
     finally:
-        context.close()
+        if context is not None:
+            context.close()
         stop_command(process)
     (record,) = (tmp_path / "runs" / "play").iterdir()
     assert read_episode(record)["step_records"][0]["action"].startswith("mouse_click(")
