@@ -243,3 +243,28 @@ def test_an_episode_starts_with_no_page_to_go_back_to():
         error = observation["last_action_error"]
         assert error == "There is no previous page in this tab's history."
         assert observation["url"] == first["url"]
+
+
+def test_unwrap_gives_the_webenv_under_the_wrappers_and_refuses_other_envs():
+    env = gym.make("webenv/shop.order_total-v0")
+    try:
+        assert isinstance(webenv.unwrap(env), webenv.WebEnv)
+        assert webenv.unwrap(env).template.name == "shop.order_total"
+    finally:
+        env.close()
+    other = gym.make("CartPole-v1")
+    with pytest.raises(WebEnvError, match="not a webenv env"):
+        webenv.unwrap(other)
+    other.close()
+
+
+def test_a_trace_asked_for_one_episode_traces_that_episode_alone(browser, tmp_path):
+    trace = tmp_path / "first" / "trace.zip"
+    with gym.make("webenv/shop.order_total-v0") as env:
+        env.reset(seed=0, options={"trace_path": str(trace)})
+        env.step("noop()")
+        env.reset(seed=1)  # the first episode's context closes: its trace is saved
+        assert trace.stat().st_size > 0
+        saved = trace.stat().st_mtime_ns
+        env.step("noop()")
+    assert trace.stat().st_mtime_ns == saved and list(tmp_path.rglob("*.zip")) == [trace]

@@ -18,7 +18,7 @@ import warnings
 from typing import Any
 
 from .actions import describe as describe_actions
-from .env import WebEnv
+from .env import WebEnv, unwrap
 from .errors import (
     ActionError,
     BrowserNotFoundError,
@@ -80,6 +80,7 @@ __all__ = [
     "run_policy",
     "server_app",
     "templates",
+    "unwrap",
     "validate_template",
     "validate_templates",
 ]

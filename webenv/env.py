@@ -77,7 +77,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     ``task``: template name (``"shop.buy_product"``); ``observe``: observation keys to
     compute; ``perturb``: a perturbation profile (``"none"``, ``"light"``, ``"heavy"``,
     ``"adversarial"``) or a dict of rates per kind, also settable per episode with
-    ``reset(options={"perturb": ...})``; ``viewport``: ``(width, height)``;
+    ``reset(options={"perturb": ...})`` (and ``reset(options={"trace_path": path})`` traces
+    that episode with Playwright); ``viewport``: ``(width, height)``;
     ``viewport_only``: the axtree keeps only the controls in the viewport (text stays);
     ``headless``; ``timeouts`` (a :class:`~webenv.session.Timeouts`, stretched per episode by
     the machine's load or ``WEBENV_TIMEOUT_SCALE``); ``limits``: per-episode bounds (a
@@ -176,10 +177,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self.timings: dict[str, float] = {}
         #: The next episode's blank context and tab, opened while this one runs.
         self._next: Ahead[Blank] | None = None
-        #: Set before a reset to trace that episode with Playwright (screenshots and DOM
-        #: snapshots); the trace is saved here when the episode's context closes, at the next
-        #: reset or at ``close()``. ``playwright show-trace`` opens it.
+        #: Where to save a Playwright trace (screenshots and DOM snapshots) of every episode;
+        #: one episode's ``reset(options={"trace_path": ...})`` wins over it. The trace is saved
+        #: when the episode's context closes, at the next reset or at ``close()``;
+        #: ``playwright show-trace`` opens it.
         self.trace_path: str | None = None
+        self._episode_trace: str | None = None
         #: The thread whose Playwright the env's browser calls go through (None: none yet).
         self._owner: int | None = None
         self._closed = False
@@ -194,6 +197,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
         started = time.perf_counter()
         profile = (options or {}).get("perturb", self.perturb)
+        self._episode_trace = (options or {}).get("trace_path", self.trace_path)
         try:
             observation, plan = self._begin(episode_seed, profile)
         except (PlaywrightError, _StartFailed):
@@ -342,6 +346,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             return None
         return self.screenshot()
 
+    @property
+    def browser_session(self) -> Session | None:
+        """The episode's browser session (its tabs, dialogs and pages), for trusted tools such
+        as the play window; None between episodes."""
+        return self._session
+
     def screenshot(self) -> np.ndarray | None:
         """The current viewport, whatever ``observe`` computes (None between episodes)."""
         if self._session is None or self._session.dialog is not None:
@@ -482,7 +492,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             timeouts=self.timeouts.scaled(),
             cookies=cookies,
             server_idle=server.wait_idle,
-            trace_path=self.trace_path,
+            trace_path=self._episode_trace,
             blank=self._take_next(),
             limits=self.limits,
             proxy=server.proxy,
@@ -627,3 +637,15 @@ class WebEnv(gym.Env[dict[str, Any], str]):
 
 class _StartFailed(Exception):
     """The start page stopped responding and the watchdog closed its tab."""
+
+
+def unwrap(env: gym.Env[Any, Any]) -> WebEnv:
+    """The :class:`WebEnv` under ``env``'s wrappers (``gym.make`` adds a few), typed; a clear
+    error for an env that is not one."""
+    inner = env.unwrapped
+    if not isinstance(inner, WebEnv):
+        raise WebEnvError(
+            f"{type(inner).__name__} is not a webenv env: make one with "
+            "gym.make('webenv/<task>-v0') or webenv.WebEnv(task)."
+        )
+    return inner

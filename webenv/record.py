@@ -37,6 +37,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from . import actions
+from .env import unwrap
 from .errors import ActionError
 from .trusted import grader_view
 
@@ -124,7 +125,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
             "schema": SCHEMA_VERSION,
             "env_id": self.env.spec.id if self.env.spec else None,
             "task": task,
-            "sites": list(self.env.unwrapped.template.sites),  # type: ignore[attr-defined]
+            "sites": list(unwrap(self.env).template.sites),
             "seed": info["seed"],
             "perturbations": trusted.perturbations,
             "start_events": trusted.events,
@@ -135,7 +136,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
             "reward": 0.0,
             "success": False,
             "check": None,
-            "timings": {"reset": self.env.unwrapped.timings.get("reset")},  # type: ignore[attr-defined]
+            "timings": {"reset": unwrap(self.env).timings.get("reset")},
             "start_screenshot": self._screenshot(observation, 0),
             "start_obs": self._text(observation, 0),
             **self.extra,
@@ -159,7 +160,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
             "terminated": terminated,
             "truncated": truncated,
             "events": trusted.events,
-            "seconds": self.env.unwrapped.timings.get("step"),  # type: ignore[attr-defined]
+            "seconds": unwrap(self.env).timings.get("step"),
             "screenshot": self._screenshot(observation, self._steps),
             "obs": self._text(observation, self._steps),
             "targets": targets,
@@ -200,7 +201,7 @@ class RecordEpisode(gym.Wrapper[Any, Any, Any, Any]):
         else:
             pixels = observation.get("screenshot")
             if pixels is None:
-                pixels = self.env.unwrapped.screenshot()  # type: ignore[attr-defined]
+                pixels = unwrap(self.env).screenshot()
             if pixels is None:
                 return None
             image = Image.fromarray(np.asarray(pixels))

@@ -20,6 +20,7 @@ import gymnasium as gym
 
 from .agents import Agent, load_agent
 from .browser import acquire_browser, release_browser
+from .env import unwrap
 from .errors import InfrastructureError, WebEnvError
 from .perturb import PROFILES as PERTURB_PROFILES
 from .record import RecordEpisode
@@ -124,6 +125,7 @@ def run_episode(
     *,
     agent_options: Mapping[str, Any] | None = None,
     perturb: str = "none",
+    reset_options: Mapping[str, Any] | None = None,
 ) -> EpisodeResult:
     """One episode of the agent named by ``agent_spec``; never raises for the agent's faults.
 
@@ -131,7 +133,7 @@ def run_episode(
     :class:`WebEnvError` (a misconfigured run, not one episode's fault) is raised.
     """
     started = time.perf_counter()
-    template = env.unwrapped.template  # type: ignore[attr-defined]
+    template = unwrap(env).template
     steps, terminated, truncated = 0, False, False
     reward: SupportsFloat = 0.0
     info: dict[str, Any] = {}
@@ -141,7 +143,8 @@ def run_episode(
     error: str | None = None
     try:
         agent = load_agent(agent_spec, env, seed, agent_options)
-        observation, info = env.reset(seed=seed)
+        options = dict(reset_options) if reset_options is not None else None
+        observation, info = env.reset(seed=seed, options=options)
         events.extend(grader_view(env).events)
         goal = observation["goal"]
         # The agent gets the public observation and info only; the result, for people, is
@@ -223,14 +226,14 @@ class Rollouts:
     def run(self, episode: Episode) -> EpisodeResult:
         env = self._env(episode.task, episode.perturb)
         folder = self.record_folder(episode)
-        if self.config.record == "trace" and folder is not None:
-            env.unwrapped.trace_path = str(folder / "trace.zip")  # type: ignore[attr-defined]
+        trace = folder / "trace.zip" if self.config.record == "trace" and folder else None
         result = run_episode(
             env,
             self.config.agent,
             episode.seed,
             agent_options=self.config.agent_options,
             perturb=episode.perturb,
+            reset_options={"trace_path": str(trace)} if trace is not None else None,
         )
         if folder is not None and self.config.out_dir is not None and folder.exists():
             result.record = folder.relative_to(self.config.out_dir).as_posix()

@@ -16,7 +16,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -187,7 +187,6 @@ class Task:
     goal: str
     start_site: str
     start_path: str = "/"
-    notes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

@@ -31,7 +31,7 @@ from playwright.sync_api import Browser
 
 from .ahead import Ahead
 from .browser import acquire_browser, release_browser
-from .env import WebEnv
+from .env import WebEnv, unwrap
 from .trusted import GraderView, grader_view
 from .watchdog import watchdog_for
 
@@ -79,7 +79,7 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = first.action_space
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._headless = bool(first.unwrapped.headless)  # type: ignore[attr-defined]
+        self._headless = unwrap(first).headless
         #: A hold on the thread's Chromium, so that the envs never launch or close it from
         #: their greenlets (see :meth:`_browser_up`).
         self._browser: Browser | None = None

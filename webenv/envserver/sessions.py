@@ -27,7 +27,6 @@ from ..errors import InfrastructureError, UnknownTaskError, WebEnvError
 from ..perturb import resolve_profile
 from ..registration import RECOVERY_STEPS
 from ..tasks import get_template, matching
-from ..trusted import public_task
 from . import wire
 from .hub import BrowserHub
 
@@ -109,7 +108,7 @@ class Session:
             return wire.result(None, reward=None, done=True, metadata=metadata, fault=fault)
         self.episode_id = uuid.uuid4().hex
         self.step_count, self.done = 0, False
-        self.task = public_task(self.env.unwrapped.task)  # type: ignore[attr-defined]
+        self.task = info["task"]  # public_task(): the id, goal and seed, no parameters
         metadata.update(episode_id=self.episode_id, info=info)
         return wire.result(observation, reward=None, done=False, metadata=metadata)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from ..env import unwrap
 from ..session import Session
 from .session import PlayError, PlaySession, format_action
 
@@ -77,7 +78,7 @@ class HeadedPlay:
     @property
     def browser(self) -> Session | None:
         """The env's browser session (None once the browser has gone)."""
-        return self.session.env.unwrapped._session  # type: ignore[attr-defined,no-any-return]
+        return unwrap(self.session.env).browser_session
 
     def _install(self) -> None:
         browser = self.browser
@@ -139,12 +140,6 @@ class HeadedPlay:
         if self.on_step is not None:
             self.on_step(state)
         return state if "refused" not in state else None
-
-    def until_done(self, milliseconds: float = 50) -> dict[str, Any]:
-        """Pump until the episode ends or the window is closed; the final state."""
-        while self.pump(milliseconds):
-            pass
-        return self.session.state()
 
     def _next_action(self) -> str | None:
         while self._reports:
