@@ -18,19 +18,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import greenlet
-
-if TYPE_CHECKING:
-    from .session import Session
+from playwright.sync_api import BrowserContext
 
 
-def until_dialog(session: Session, call: Callable[[], Any]) -> None:
-    """Run ``call`` (browser calls of ``session``); return early if it opens a dialog.
+def until_dialog(context: BrowserContext, call: Callable[[], Any]) -> None:
+    """Run ``call`` (browser calls in ``context``); return early if it opens a dialog.
 
-    Errors of ``call`` are raised as usual unless a dialog opened first; the dialog itself is
-    in ``session.dialog``.
+    Errors of ``call`` are raised as usual unless a dialog opened first; the dialog itself goes
+    to the page's own dialog listeners (the session's holds it for the agent).
     """
     caller = greenlet.getcurrent()
     abandoned = False
@@ -59,8 +57,8 @@ def until_dialog(session: Session, call: Callable[[], Any]) -> None:
         if not worker.dead and not abandoned:
             asyncio.get_running_loop().call_soon(release)
 
-    session.context.on("dialog", on_dialog)
+    context.on("dialog", on_dialog)
     try:
         worker.switch()
     finally:
-        session.context.remove_listener("dialog", on_dialog)
+        context.remove_listener("dialog", on_dialog)

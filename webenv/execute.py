@@ -32,7 +32,7 @@ def execute(session: Session, call: Call, files_dir: Path) -> None:
     try:
         # An action that opens a JavaScript dialog returns at once, the dialog held for the
         # agent; without the guard it would wait for the dialog's answer.
-        until_dialog(session, lambda: handler(session, files_dir=files_dir, **call.args))
+        until_dialog(session.context, lambda: handler(session, files_dir=files_dir, **call.args))
     except ActionError:
         raise
     except PlaywrightError as error:

@@ -41,6 +41,7 @@ from .errors import WebEnvError
 from .rollout import Episode, EpisodeResult, EvalConfig, Rollouts, failed_episode
 from .scratch import new_scratch, use_scratch
 from .tasks import TaskTemplate
+from .workers import DEFAULT_EPISODE_TIMEOUT
 
 try:
     import ray
@@ -52,8 +53,6 @@ except ImportError as missing:  # the runner turns this into advice on installin
 
 #: Seconds an episode may go without finishing a reset or a step: generous, for slow models.
 DEFAULT_STEP_TIMEOUT = 600.0
-#: Default bound on one episode's wall-clock time, as for the local backend.
-DEFAULT_EPISODE_TIMEOUT = 1800.0
 #: Times an episode may lose its actor: once it is re-run, the second time it is an error.
 _MAX_DEATHS = 2
 #: Actors that die before they are ready, in a row, before the run gives up.

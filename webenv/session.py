@@ -558,7 +558,7 @@ class Session:
         timer's alert) pauses the page's script, and is held for the agent rather than
         waited out."""
         found: list[Any] = []
-        until_dialog(self, lambda: found.append(page.evaluate(script, arg)))
+        until_dialog(self.context, lambda: found.append(page.evaluate(script, arg)))
         return found
 
     def observe(self, **options: Any) -> dict[str, Any]:
