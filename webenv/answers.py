@@ -78,7 +78,10 @@ _YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
 
 _MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
-_ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?![0-9])")
+_ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])")
+_DASHED_DATE = re.compile(
+    rf"(?<![0-9])([0-9]{{1,2}})-{_MONTH}-([0-9]{{4}})(?![0-9])", re.IGNORECASE
+)
 _US_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})(?:/([0-9]{4}|[0-9]{2}))?(?![0-9/])")
 _TIME_12 = re.compile(
     r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b",
@@ -86,7 +89,7 @@ _TIME_12 = re.compile(
 )
 _TIME_24 = re.compile(r"(?<![0-9:])([0-9]{1,2}):([0-9]{2})(?![0-9:])")
 _PHONE = re.compile(
-    r"(?<![0-9A-Za-z+])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s.-]?([0-9]{3})[\s.-]?"
+    r"(?<![0-9A-Za-z+/])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s./-]?([0-9]{3})[\s.-]?"
     r"([0-9]{4})(?![0-9A-Za-z])"
 )
 _MARKED_MONEY = re.compile(
@@ -101,6 +104,9 @@ _HASH_ID = re.compile(r"(?:#|\bno\.)\s?[0-9]+", re.IGNORECASE)
 _MIXED_TOKEN = re.compile(r"\b(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+\b")
 _RATING = re.compile(
     rf"{_NUM}(?:\.[0-9]+)?\s*(?:stars?|out of [0-9]+|%|percent)"
+    r"|\brat(?:ing|ed)\s+(?:of\s+)?[0-9](?:\.[0-9]+)?"
+    r"(?:\s?/\s?(?:5|10)|\s*(?:stars?|out of [0-9]+))?"
+    r"|\b[0-9]\.[0-9]+[\s-]+(?:average\s+|star\s+|customer\s+)*ratings?\b"
     r"|(?<![0-9/.])(?:[0-9]\.[0-9]+\s?/\s?(?:5|10)(?![0-9/])|[0-9]\s?/\s?(?:5|10)\s*stars?)",
     re.IGNORECASE,
 )
@@ -133,6 +139,38 @@ _OFFER = re.compile(
 )
 #: A range offers two values at once: "$41.99 to 45", "3 through 4", "$41.99-45".
 _RANGE = re.compile(r"\d\s+(?:to|through|thru|till|until)\s+\$?\d|\d-\$\d|\.\d\d-\d", re.IGNORECASE)
+#: Words that offer another answer than the one given, in the sentence that gives it ("$58.20,
+#: or whatever the other order came to"; "the Mug Set, maybe the Modern one"); "or less" and
+#: the like restate a budget, "either way" offers nothing.
+_GUESS = re.compile(
+    r"\beither\b(?!\s+way\b)|\band/or\b"
+    r"|\bor\b(?!\s+(?:less|more|fewer|so|under|below|over|above|cheaper|lower)\b)"
+    r"|\b(?:maybe|perhaps|possibly|unless|otherwise|alternatively|vs|versus)\b|\bif not\b"
+    r"|\s/\s",
+    re.IGNORECASE,
+)
+#: A sentence that begins by offering another answer ("Or maybe the other one.").
+_GUESS_FIRST = re.compile(
+    r"^\W*(?:or|either|maybe|perhaps|possibly|unless|otherwise|alternatively|if not)\b",
+    re.IGNORECASE,
+)
+#: An open-ended value, which covers many: "at least 5", "2 or more", "10+", "up to $40".
+_OPEN = re.compile(
+    r"\bat (?:least|most)\b|\bup to\b|\b(?:more|less|fewer|later|earlier) than\b"
+    r"|\bor (?:more|less|fewer|so|over|under|above|below|before|after|earlier|later)\b"
+    r"|[0-9]\s?\+(?![0-9])",
+    re.IGNORECASE,
+)
+#: A list item's mark at the start of a line: "- ", "* ", "• ", "1. ", "2) ".
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+", re.MULTILINE)
+#: A day range after a month, or before one: "March 6-7", "February 9/10", "8 and 9 March".
+_DAY_RANGE = re.compile(
+    rf"\b{_MONTH}\s+[0-9]{{1,2}}(?:st|nd|rd|th)?\s*(?:[-/&]|and|to|through|thru|or)\s*"
+    r"[0-9]{1,2}(?:st|nd|rd|th)?\b(?![:.,]?[0-9])"
+    r"|\b[0-9]{1,2}(?:st|nd|rd|th)?\s*(?:[-/&]|and|to|through|thru|or)\s*"
+    rf"[0-9]{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}",
+    re.IGNORECASE,
+)
 #: The kinds whose values are written with numbers.
 _NUMBER_KINDS = frozenset({"money", "number", "date", "time", "phone", "identifier"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e]")
@@ -183,7 +221,7 @@ def normalize_text(text: str) -> str:
     """Case-, accent-, space- and punctuation-insensitive form of a short string."""
     text = unicodedata.normalize("NFKD", clean(text))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"[^\w\s]|_", " ", text.casefold())
+    text = re.sub(r"[^\w\s]|_", " ", text.casefold().replace("&", " and "))
     return " ".join(text.split())
 
 
@@ -223,7 +261,8 @@ def _dates(text: str, year: int | None) -> _Found:
 
     text = _MONTH_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[1].lower()], m[2]), text)
     text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
-    text = _ISO_DATE.sub(lambda m: add(m, m[1], m[2], m[3]), text)
+    text = _ISO_DATE.sub(lambda m: add(m, m[1], m[3], m[4]), text)
+    text = _DASHED_DATE.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
 
     def us(match: re.Match[str]) -> str:
         y = match[3]
@@ -317,7 +356,7 @@ def _canonical_id(text: str) -> str:
 
 def _spaced_pattern(canonical: str) -> re.Pattern[str]:
     """``canonical`` as it may be written: any case, its characters grouped by spaces or dashes."""
-    body = r"[\s-]?".join(re.escape(ch) for ch in canonical)
+    body = r"(?:\s?-\s?|\s)?".join(re.escape(ch) for ch in canonical)
     return re.compile(rf"(?<![0-9A-Za-z]){body}(?![0-9A-Za-z])", re.IGNORECASE)
 
 
@@ -473,11 +512,8 @@ def _grade(
         want = _canonical_id(str(expected))
         return _one("identifier", _identifiers(text, want, candidates), want)
     if kind in ("name", "string"):
-        found, hedged = _names(text, str(expected), candidates)
-        grade = _one("name", found, normalize_text(str(expected)), repr)
-        if grade.passed and hedged:
-            return Grade(False, f"answered {grade.value!r}, but with 'or': a hedge", grade.value)
-        return grade
+        found, _ = _names(text, str(expected), candidates)
+        return _one("name", found, normalize_text(str(expected)), repr)
     if kind in ("list", "set"):
         items, want = _items(text), [normalize_text(str(e)) for e in expected]
         if _HEDGE.search(_skeleton(normalize_text(text))):
@@ -523,20 +559,54 @@ def grade(
         return Grade(False, "empty answer")
     if len(text) > MAX_LENGTH:
         return Grade(False, f"answer of {len(text)} characters; more than {MAX_LENGTH}")
-    result = _grade(kind, text, expected, year, tuple(str(c) for c in candidates))
-    if result.passed and kind in _NUMBER_KINDS and _offers_another_number(text, kind):
+    others = tuple(str(c) for c in candidates)
+    result = _grade(kind, text, expected, year, others)
+    if not result.passed:
+        return result
+    if kind in _NUMBER_KINDS and _offers_another_number(text, kind):
         return Grade(
             False,
             f"{result.reason}, but another number is offered beside it: a hedge",
             result.value,
         )
+    offered = _offers_another_answer(
+        kind, text, lambda part: _grade(kind, part, expected, year, others).passed
+    )
+    if offered:
+        return Grade(False, f"{result.reason}, but {offered}: a hedge", result.value)
     return result
+
+
+def _sentences(text: str) -> list[str]:
+    return [part for part in re.split(r"(?<=[.!?])\s+|\n+", text) if part.strip()]
+
+
+def _offers_another_answer(kind: str, text: str, holds: Callable[[str], bool]) -> str:
+    """What offers another answer beside the one given (empty if nothing does): a guess word
+    in a sentence that gives the answer (``holds`` it), an open-ended value ("at least 5"), a
+    later sentence that begins with one ("Or maybe …"), a list of names."""
+    sentences = [_skeleton(part) for part in _sentences(text)]
+    giving = [i for i, part in enumerate(sentences) if holds(part)]
+    for i in giving:
+        found = _GUESS.search(sentences[i])
+        if found:
+            return f"{found[0].strip()!r} offers another"
+        found = _OPEN.search(sentences[i]) if kind in _NUMBER_KINDS else None
+        if found:
+            return f"{found[0].strip()!r} leaves it open"
+    first = giving[0] if giving else 0
+    for part in sentences[first + 1 :]:
+        if _GUESS_FIRST.search(part):
+            return f"{part.split()[0]!r} offers another"
+    if kind in ("name", "string") and len(_LIST_ITEM.findall(text)) > 1:
+        return "it is one of a list"
+    return ""
 
 
 #: What other kinds' readers take, blanked before looking for a second number: an order id or
 #: a date written beside an amount offers no second amount (a "#5" or a "5th" beside a count
 #: does, so those stay for counts and dates).
-_DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE)
+_DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _US_DATE)
 _TIMES = (_TIME_12, _TIME_24)
 #: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th").
 _ID_TOKEN = re.compile(r"\b(?![0-9]+(?:st|nd|rd|th)\b)" + _MIXED_TOKEN.pattern[2:], re.IGNORECASE)
@@ -558,7 +628,7 @@ def _offers_another_number(text: str, kind: str) -> bool:
     text = _skeleton(text)
     for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
         text = _blank(text, pattern)
-    if _RANGE.search(text):
+    if _RANGE.search(text) or (kind == "date" and _DAY_RANGE.search(text)):
         return True
     parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
