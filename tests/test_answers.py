@@ -412,6 +412,7 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "Trailpeak Jacket: 4.8 out of 5",
             "It is the Trailpeak Jacket, and it costs $89.99.",
             "Trailpeak Jacket\u200b",
+            "Trailpeak Jacket, either way",  # whichever reading: one product
         ],
         [
             "Trailpeak Jacket Pro",
@@ -438,7 +439,6 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "Trailpeak Jacket, or maybe Ridge Rain Shell",
             "\x00",
             "Trailpeak Jacket Pro is best",
-            "Trailpeak Jacket, either way",
             "Trailpeak Jacket or",
         ],
     ),

@@ -175,7 +175,7 @@ ACTIONS: dict[str, ActionSpec] = {
         ),
         _spec(
             "keyboard_type",
-            "Type text with the keyboard.",
+            "Type text with the keyboard (at most 1000 characters a step).",
             'keyboard_type("hello")',
             Param("text", _STR),
         ),
@@ -212,6 +212,8 @@ def parse(text: Any) -> list[Call]:
     """Parse one step's action string into calls, or raise :class:`ActionError` saying why."""
     if not isinstance(text, str):
         raise ActionError(f"An action must be a string, not {type(text).__name__}.")
+    # A str subclass is read as the plain string it holds: its own methods are never called.
+    text = str.__str__(text)
     if len(text) > MAX_ACTION_CHARS:
         raise ActionError(f"The action is {len(text)} characters; at most {MAX_ACTION_CHARS}.")
     source = text.strip()

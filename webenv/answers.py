@@ -101,16 +101,20 @@ _MARKED_MONEY = re.compile(
 _PLAIN_NUMBER = re.compile(rf"(?<![0-9.,])(-)?({_NUM}(?:\.[0-9]+)?){_END}")
 _ID_TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
 _HASH_ID = re.compile(r"(?:#|\bno\.)\s?[0-9]+", re.IGNORECASE)
-_MIXED_TOKEN = re.compile(r"\b(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9-]+\b")
+#: (The look-aheads stop at 64 characters, so that a long run costs a bounded look from each
+#: of its positions.)
+_MIXED_TOKEN = re.compile(
+    r"\b(?=[A-Za-z0-9-]{0,64}[0-9])(?=[A-Za-z0-9-]{0,64}[A-Za-z])[A-Za-z0-9-]+\b"
+)
 _RATING = re.compile(
-    rf"{_NUM}(?:\.[0-9]+)?\s*(?:stars?|out of [0-9]+|%|percent)"
+    rf"(?<![0-9,.]){_NUM}(?:\.[0-9]+)?\s*(?:stars?|out of [0-9]+|%|percent)"
     r"|\brat(?:ing|ed)\s+(?:of\s+)?[0-9](?:\.[0-9]+)?"
     r"(?:\s?/\s?(?:5|10)|\s*(?:stars?|out of [0-9]+))?"
     r"|\b[0-9]\.[0-9]+[\s-]+(?:average\s+|star\s+|customer\s+)*ratings?\b"
     r"|(?<![0-9/.])(?:[0-9]\.[0-9]+\s?/\s?(?:5|10)(?![0-9/])|[0-9]\s?/\s?(?:5|10)\s*stars?)",
     re.IGNORECASE,
 )
-_TALLY = re.compile(rf"{_NUM}\s*(?:reviews?|ratings?|items?|orders?)\b", re.IGNORECASE)
+_TALLY = re.compile(rf"(?<![0-9,.]){_NUM}\s*(?:reviews?|ratings?|items?|orders?)\b", re.IGNORECASE)
 _ORDINAL = re.compile(r"\b[0-9]+(?:st|nd|rd|th)\b", re.IGNORECASE)
 #: Words that offer a second answer; "or less", "or so" and the like do not.
 _HEDGE = re.compile(
@@ -360,6 +364,10 @@ def _spaced_pattern(canonical: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![0-9A-Za-z]){body}(?![0-9A-Za-z])", re.IGNORECASE)
 
 
+#: Four characters or more written one at a time, between spaces, dots or dashes.
+_SPELLED_OUT = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Za-z][\s.-]){3,}[0-9A-Za-z](?![0-9A-Za-z])")
+
+
 def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
     want = _canonical_id(expected)
     values: list[str] = []
@@ -371,6 +379,8 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
             text = _blank(text, pattern)
     for pattern in (_MARKED_MONEY, _MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _PHONE):
         text = _blank(text, pattern)
+    # An id spelled out a character at a time ("1 Z V J 7 …") is an id all the same.
+    text = _SPELLED_OUT.sub(lambda m: re.sub(r"[\s.-]", "", m[0]), text)
     for token in _ID_TOKEN.findall(text):
         canonical = _canonical_id(token)
         same_shape = len(want) >= 4 and abs(len(canonical) - len(want)) <= 2

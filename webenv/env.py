@@ -284,6 +284,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if self.task is None or self._session is None:
             raise WebEnvError("Call reset() before step().")
         started = time.perf_counter()
+        if isinstance(action, str):  # a str subclass: the plain string it holds, as parse reads it
+            action = str.__str__(action)
         error, answer, parsed, untouched = "", None, False, False
         session = self._session
         session.begin_step()

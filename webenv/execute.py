@@ -171,6 +171,21 @@ def _modifiers(modifiers: Any) -> Any:
     return keys
 
 
+#: Characters one keyboard_type may type: each is a key press of its own (about 4 ms), so a
+#: long text would hold the step (and the other envs' steps) for a minute; fill() sets a
+#: field's whole value at once.
+MAX_TYPED_CHARS = 1000
+
+
+def _keyboard_type(session: Session, text: str) -> None:
+    if len(text) > MAX_TYPED_CHARS:
+        raise ActionError(
+            f"keyboard_type of {len(text)} characters; at most {MAX_TYPED_CHARS} a step. "
+            'Use fill("<id>", text) to set a field\'s whole value, or type it in parts.'
+        )
+    session.page.keyboard.type(text)
+
+
 def _fill(session: Session, bid: str, value: str, **_: Any) -> None:
     _element(session, bid).fill(value)
 
@@ -293,7 +308,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "mouse_down": _mouse("down"),
     "mouse_up": _mouse("up"),
     "keyboard_press": lambda s, key, **_: s.page.keyboard.press(key),
-    "keyboard_type": lambda s, text, **_: s.page.keyboard.type(text),
+    "keyboard_type": lambda s, text, **_: _keyboard_type(s, text),
     "dialog_accept": lambda s, prompt_text, **_: s.answer_dialog(True, prompt_text),
     "dialog_dismiss": lambda s, **_: s.answer_dialog(False),
 }

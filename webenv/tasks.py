@@ -197,7 +197,16 @@ class Task:
         for an action task that can be done, that the agent did not end it saying it cannot
         be: a policy that always claims so would otherwise pass every infeasible task for free.
         (A question's answer is graded by its own check.)"""
-        result = self.template.check(world, self.params, answer)
+        try:
+            result = self.template.check(world, self.params, answer)
+        except Exception as error:  # a row it reads is gone (the agent deleted it), say
+            reason = str(error).splitlines()[0][:200] if str(error) else ""
+            missing = Condition(
+                "what the task is about is still there to check",
+                False,
+                f"the check could not read it ({type(error).__name__}: {reason}): was it deleted?",
+            )
+            result = CheckResult((missing,))
         allowance = self.template.allowance(self.params)
         conditions = [*result.conditions, nothing_else_changed(world, allowance)]
         if self.template.feasible and self.template.answer_type is None and answer is not None:

@@ -25,7 +25,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ._mail import SITE, Allowed, click, contact, expect_untouched, new_rows, open_contacts, people
+from ._mail import SITE, Allowed, click, expect_untouched, new_rows, open_contacts, people
 
 FIRST_NAMES = ("Priya", "Tomasz", "Ingrid", "Mateo", "Yuki", "Olamide", "Fiona", "Rafael")
 LAST_NAMES = ("Okafor", "Lindqvist", "Moreau", "Castellano", "Nakamura", "Brennan", "Haddad")
@@ -142,7 +142,11 @@ class UpdateContactPhone(TaskTemplate):
         before = world.initial_query(SITE, "SELECT * FROM contacts WHERE id = ?", (params["id"],))[
             0
         ]
-        after = contact(world, params["id"])
+        found = world.query(SITE, "SELECT * FROM contacts WHERE id = ?", (params["id"],))
+        if not found:
+            checks.expect("the contact kept", False, "the contact was deleted")
+            return checks.result()
+        after = found[0]
         same = normalize_phone(after["phone"]) == normalize_phone(params["phone"])
         checks.expect("new phone number", same, after["phone"])
         others = {key: after[key] for key in after.keys() if key != "phone"}  # noqa: SIM118 (a Row iterates values)

@@ -288,6 +288,9 @@ class MarkUnread(TaskTemplate):
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
         row = world.query(SITE, "SELECT is_read FROM messages WHERE id = ?", (params["latest"],))
+        if not row:
+            checks.expect("latest message kept", False, "the message was deleted")
+            return checks.result()
         checks.expect(
             "latest message unread", not row[0]["is_read"], f"is_read={row[0]['is_read']}"
         )

@@ -314,8 +314,12 @@ class AttachmentName(TaskTemplate):
         ]
         chosen = pick(rng, files, "attachment from a person")
         others = sorted({f["filename"] for f in files} - {chosen["filename"]}) or ["notes.txt"]
-        # Every other file, and every name without its extension, is a candidate.
-        stems = sorted({f["filename"].rsplit(".", 1)[0] for f in files})
+        # Every other file, and every other name without its extension, is a candidate (not the
+        # asked file's own stem, which the message's subject may hold: "Q1 budget numbers").
+        stems = sorted(
+            {f["filename"].rsplit(".", 1)[0] for f in files}
+            - {chosen["filename"].rsplit(".", 1)[0]}
+        )
         return {**chosen, "other": rng.choice(others), "others": [*others, *stems]}
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -331,7 +335,10 @@ class AttachmentName(TaskTemplate):
         return [params["name"], params["subject"]]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        return _answered(self, world, answer, params["filename"], candidates=params["others"])
+        # Every file of the mailbox named beside the answer is a second candidate.
+        files = [r["filename"] for r in world.query(SITE, "SELECT filename FROM attachments")]
+        others = [*params["others"], *(name for name in files if name != params["filename"])]
+        return _answered(self, world, answer, params["filename"], candidates=others)
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {

@@ -73,7 +73,10 @@ class TopRatedUnderPrice(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["product"], candidates=params["candidates"])
+        # Any product of the shop named beside the answer is a second candidate, whatever its
+        # department: the agent may have seen them all.
+        catalogue = [row["name"] for row in world.query("shop", "SELECT name FROM products")]
+        self.check_answer(checks, answer, params["product"], candidates=catalogue)
         expect_unchanged(checks, world, "orders")
         return checks.result()
 
