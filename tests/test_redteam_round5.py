@@ -42,6 +42,9 @@ HEDGES = [
     ("name", "invite.ics / meeting-notes.docx", "invite.ics"),
     ("name", "- apple-pie-recipe.txt\n- notes file", "apple-pie-recipe.txt"),
     ("name", "Dana Whitfield vs Ravi Patel", "Dana Whitfield"),
+    ("name", "Dana Whitfield ou Ravi Patel", "Dana Whitfield"),
+    ("name", "q1-budget.csv and meeting-notes.docx", "q1-budget.csv"),
+    ("phone", "(975) 555-9660/(906) 555-5849", "(975) 555-9660"),
 ]
 
 #: Day ranges, read as two dates when the task gives the year.

@@ -89,7 +89,7 @@ _TIME_12 = re.compile(
 )
 _TIME_24 = re.compile(r"(?<![0-9:])([0-9]{1,2}):([0-9]{2})(?![0-9:])")
 _PHONE = re.compile(
-    r"(?<![0-9A-Za-z+/])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s./-]?([0-9]{3})[\s.-]?"
+    r"(?<![0-9A-Za-z+])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s./-]?([0-9]{3})[\s.-]?"
     r"([0-9]{4})(?![0-9A-Za-z])"
 )
 _MARKED_MONEY = re.compile(
@@ -150,6 +150,7 @@ _GUESS = re.compile(
     r"\beither\b(?!\s+way\b)|\band/or\b"
     r"|\bor\b(?!\s+(?:less|more|fewer|so|under|below|over|above|cheaper|lower)\b)"
     r"|\b(?:maybe|perhaps|possibly|unless|otherwise|alternatively|vs|versus)\b|\bif not\b"
+    r"|\b(?:ou|oder|ili)\b"  # "or" in French, German, and Russian read in Latin letters
     r"|\s/\s",
     re.IGNORECASE,
 )
@@ -165,6 +166,8 @@ _OPEN = re.compile(
     r"|[0-9]\s?\+(?![0-9])",
     re.IGNORECASE,
 )
+#: A file's name: "q1-budget.csv", "meeting notes.docx" is two words but "notes.docx" one.
+_FILE_NAME = re.compile(r"(?<![\w.-])[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{1,4}(?![\w-])")
 #: A list item's mark at the start of a line: "- ", "* ", "• ", "1. ", "2) ".
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+", re.MULTILINE)
 #: A day range after a month, or before one: "March 6-7", "February 9/10", "8 and 9 March".
@@ -523,7 +526,13 @@ def _grade(
         return _one("identifier", _identifiers(text, want, candidates), want)
     if kind in ("name", "string"):
         found, _ = _names(text, str(expected), candidates)
-        return _one("name", found, normalize_text(str(expected)), repr)
+        grade = _one("name", found, normalize_text(str(expected)), repr)
+        if grade.passed and _FILE_NAME.fullmatch(str(expected).strip()):
+            own = normalize_text(str(expected))  # "q1 budget.csv" is q1-budget.csv
+            files = {f for f in _FILE_NAME.findall(text) if normalize_text(f) not in own}
+            if files:
+                return Grade(False, f"names another file too ({sorted(files)[0]}): a hedge")
+        return grade
     if kind in ("list", "set"):
         items, want = _items(text), [normalize_text(str(e)) for e in expected]
         if _HEDGE.search(_skeleton(normalize_text(text))):
