@@ -12,6 +12,24 @@ from .samplefiles import calendar_invite, csv_sheet, text_file
 PROJECTS = ("Atlas", "Beacon", "Cobalt", "Driftwood", "Ember", "Juniper", "Keystone", "Meridian")
 ROOMS = ("the Maple room", "the 4th floor huddle room", "Conference Room B", "the Cedar room")
 TIMES = ((9, 30), (10, 0), (11, 0), (13, 30), (14, 0), (15, 30), (16, 0))
+#: Family recipes: (the dish, its lines); a sender's is picked by their name, so that the rest
+#: of the mailbox is drawn as before.
+RECIPES = (
+    ("apple pie", ["6 apples, peeled and sliced", "3/4 cup sugar", "2 tbsp flour",
+                   "1 tsp cinnamon", "2 pie crusts", "", "Bake at 425°F for 45 minutes."]),
+    ("banana bread", ["3 ripe bananas, mashed", "1/3 cup melted butter", "3/4 cup sugar",
+                      "1 egg", "1 1/2 cups flour", "1 tsp baking soda", "",
+                      "Bake at 350°F for 60 minutes."]),
+    ("lemon cake", ["2 cups flour", "1 cup sugar", "3 eggs", "1/2 cup butter",
+                    "zest and juice of 2 lemons", "", "Bake at 350°F for 35 minutes."]),
+    ("chicken soup", ["1 whole chicken", "3 carrots, sliced", "3 celery stalks", "1 onion",
+                      "2 cloves garlic", "fresh dill", "", "Simmer for 90 minutes."]),
+)  # fmt: skip
+
+
+def _slug(text: str) -> str:
+    """A file name's words: "Sync on Atlas" is "sync-on-atlas"."""
+    return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
 def meeting_request(scene: Scene) -> Conversation:
@@ -45,7 +63,7 @@ def meeting_request(scene: Scene) -> Conversation:
         invite = calendar_invite(
             topic, day, 45, room, organizer.email, f"{scene.rng.getrandbits(48):012x}@calendar"
         )
-        attachments = (Attachment("invite.ics", "text/calendar", invite),)
+        attachments = (Attachment(f"{_slug(topic)}.ics", "text/calendar", invite),)
     mails = [
         Mail(organizer, [me], ask, attachments=attachments),
         Mail(
@@ -210,6 +228,7 @@ def family_news(scene: Scene, topic: int) -> Conversation:
     """Family plans, news and recipes, some with attachments."""
     sender, other = scene.pick(scene.cast.family, 2)
     me = scene.cast.me
+    dish, recipe = RECIPES[sum(map(ord, sender.first_name)) % len(RECIPES)]
     day = scene.start + timedelta(days=scene.rng.randint(5, 20))
     topics = (
         (
@@ -221,26 +240,14 @@ def family_news(scene: Scene, topic: int) -> Conversation:
         ),
         (
             "Grandma's recipe",
-            "Found Grandma's apple pie recipe in the old box — typed it up for "
+            f"Found Grandma's {dish} recipe in the old box — typed it up for "
             "everyone. It's attached.",
             "This made my day. Thank you!",
             (
                 Attachment(
-                    "apple-pie-recipe.txt",
+                    f"{_slug(dish)}-recipe.txt",
                     "text/plain",
-                    text_file(
-                        [
-                            "Grandma's Apple Pie",
-                            "",
-                            "6 apples, peeled and sliced",
-                            "3/4 cup sugar",
-                            "2 tbsp flour",
-                            "1 tsp cinnamon",
-                            "2 pie crusts",
-                            "",
-                            "Bake at 425°F for 45 minutes.",
-                        ]
-                    ),
+                    text_file([f"Grandma's {dish.title()}", "", *recipe]),
                 ),
             ),
         ),

@@ -98,3 +98,28 @@ def test_one_perturbation_per_page_load():
         ("links.server_error", "shown"),
         ("links.server_error", "recovered"),
     ], events
+
+
+def test_a_dead_link_to_an_address_with_escaped_characters_is_recognised_and_recovered():
+    # A mail label's page: "/label/Keep%20for%20taxes" in the link, "/label/Keep for taxes" as
+    # the server reads it. The dead link must be known by either spelling.
+    app = Flask(__name__)
+    names = [f"Label {n}" for n in range(24)]
+
+    @app.get("/")
+    def links() -> str:
+        return "".join(f'<a href="/label/{name.replace(" ", "%20")}">{name}</a>' for name in names)
+
+    @app.get("/label/<name>")
+    def label(name: str) -> str:
+        return f"label {name}"
+
+    perturber = Perturber({"mail": "session"}, settle_seconds=1)
+    client = Client(perturber.wrap("mail", app))
+    perturber.start(Plan("test", (Planned("links.dead_link", "mail", 1, {"salt": "000000"}),)))
+    page = client.get("/").get_data(as_text=True)
+    dead = page.split('href="/moved')[1].split('"')[0]
+    assert "%20" in dead
+    assert client.get(f"/moved{dead}").status_code == 404
+    assert client.get(dead).status_code == 200
+    assert [e["what"] for e in perturber.drain()] == ["shown", "recovered"]

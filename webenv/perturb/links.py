@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from werkzeug.wrappers import Request, Response
 
@@ -51,7 +52,8 @@ class DeadLink(Kind):
             if _SPARED.match(target) or target == page.path or digest[0] % 3:
                 return match[0]
             dead = f"/moved{target}"
-            broken[dead.split("?")[0]] = target
+            # Keyed by the path as the server reads it: "%20" in the link is " " there.
+            broken[unquote(dead.split("?")[0])] = target
             return f"{match[1]}{dead}{match[3]}"
 
         markup = _LINK.sub(rewrite, page.html)
@@ -65,7 +67,11 @@ class DeadLink(Kind):
             active.emit("shown", path=request.path)
             active.state["wanted"] = broken[request.path]
             request.environ["PATH_INFO"] = _MISSING  # the site answers with its own 404 page
-        elif active.pending and view is not None and request.path == active.state["wanted"]:
+        elif (
+            active.pending
+            and view is not None
+            and request.path == unquote(active.state["wanted"].split("?")[0])
+        ):
             active.emit("recovered", path=request.path)
         return None
 
