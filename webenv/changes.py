@@ -70,6 +70,9 @@ USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
         # An attachment never changes once stored: its size stands for its bytes, which are
         # not read at every step.
         "attachments": Tracked(ignore=frozenset({"content"}), delivered="message_id"),
+        # What the user sent, kept when the message is deleted: mail that went out is a change
+        # even if the mailbox no longer shows it.
+        "sent_log": Tracked(),
     },
     "forms": {
         "users": Tracked(),
