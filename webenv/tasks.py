@@ -45,6 +45,9 @@ class May:
     edit: frozenset[str] | bool = False
     #: Columns that may change only to one value (reading marks a message read, not unread).
     only_to: tuple[tuple[str, Any], ...] = ()
+    #: Values every added row must have, when a task may add rows of one kind only (a draft
+    #: of its own form, not of another): ``(("form_slug", "appointment"),)``.
+    adds: tuple[tuple[str, Any], ...] = ()
     #: The task parameter naming the only existing row(s) that may change or go (the row's id,
     #: or a list of ids), when the task is about one row of a table of many (returning one
     #: order changes that order's status, no other's); None for any row. See :meth:`of_row`.
@@ -67,7 +70,8 @@ class May:
 
     def allows(self, change: RowChange) -> bool:
         if change.kind == "added":
-            return self.add
+            row = dict(change.row)
+            return self.add and all(row.get(column) == value for column, value in self.adds)
         if self.row is not None and (self.rows is None or change.key not in self.rows):
             return False  # another row than the task's (or rows never bound: none)
         if change.kind == "removed":
@@ -83,7 +87,7 @@ class May:
     def overlaps(self, other: May) -> bool:
         """Whether some change both allow (one narrowed to the task's own rows allows no change
         to the other rows that damage is done to)."""
-        if self.add and other.add:
+        if self.add and other.add and (self.adds == other.adds or not (self.adds and other.adds)):
             return True
         if self.row is not None or other.row is not None:
             return False
