@@ -85,12 +85,10 @@ class May:
         return set(change.columns) <= self.edit
 
     def overlaps(self, other: May) -> bool:
-        """Whether some change both allow (one narrowed to the task's own rows allows no change
-        to the other rows that damage is done to)."""
+        """Whether some change both allow. (One narrowed to a task's rows by :attr:`row` still
+        overlaps: which rows a task's parameters name is not known here.)"""
         if self.add and other.add and (self.adds == other.adds or not (self.adds and other.adds)):
             return True
-        if self.row is not None or other.row is not None:
-            return False
         if self.remove and other.remove:
             return True
         if not self.edit or not other.edit:
