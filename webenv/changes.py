@@ -70,6 +70,9 @@ USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
         # An attachment never changes once stored: its size stands for its bytes, which are
         # not read at every step.
         "attachments": Tracked(ignore=frozenset({"content"}), delivered="message_id"),
+        # What the user sent, kept when the message is deleted: mail that went out is a change
+        # even if the mailbox no longer shows it.
+        "sent_log": Tracked(),
     },
     "forms": {
         "users": Tracked(),
@@ -97,6 +100,8 @@ class RowChange:
     columns: tuple[str, ...] = ()
     #: For a changed row, the new values of those columns (in the same order).
     values: tuple[Any, ...] = ()
+    #: For an added row, its columns and values (what kind of row it is: a draft of which form).
+    row: tuple[tuple[str, Any], ...] = ()
 
     def describe(self) -> str:
         """``shop.orders 12 changed (status)``: how a check's message names it."""
@@ -142,7 +147,9 @@ def diff_rows(
             if was == now or not mine(was if now is None else now):
                 continue
             if was is None:
-                changes.append(RowChange(site, table, key, "added"))
+                assert now is not None  # not both None: the key is in one of them
+                row = tuple(zip(columns, now, strict=True))
+                changes.append(RowChange(site, table, key, "added", row=row))
             elif now is None:
                 changes.append(RowChange(site, table, key, "removed"))
             else:

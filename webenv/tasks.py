@@ -45,10 +45,35 @@ class May:
     edit: frozenset[str] | bool = False
     #: Columns that may change only to one value (reading marks a message read, not unread).
     only_to: tuple[tuple[str, Any], ...] = ()
+    #: Values every added row must have, when a task may add rows of one kind only (a draft
+    #: of its own form, not of another): ``(("form_slug", "appointment"),)``.
+    adds: tuple[tuple[str, Any], ...] = ()
+    #: The task parameter naming the only existing row(s) that may change or go (the row's id,
+    #: or a list of ids), when the task is about one row of a table of many (returning one
+    #: order changes that order's status, no other's); None for any row. See :meth:`of_row`.
+    row: str | None = None
+    #: The keys of those rows, bound from one task's parameters (:func:`bind`).
+    rows: frozenset[tuple[Any, ...]] | None = None
+
+    def of_row(self, param: str) -> May:
+        """The same, but only for the row(s) the task parameter ``param`` names:
+        ``edit("status").of_row("order_id")``."""
+        return dataclasses.replace(self, row=param)
+
+    def bound(self, params: Mapping[str, Any]) -> May:
+        """This, with the rows its :attr:`row` parameter names in ``params``."""
+        if self.row is None:
+            return self
+        value = params[self.row]
+        ids = value if isinstance(value, list | tuple) else [value]
+        return dataclasses.replace(self, rows=frozenset((row_id,) for row_id in ids))
 
     def allows(self, change: RowChange) -> bool:
         if change.kind == "added":
-            return self.add
+            row = dict(change.row)
+            return self.add and all(row.get(column) == value for column, value in self.adds)
+        if self.row is not None and (self.rows is None or change.key not in self.rows):
+            return False  # another row than the task's (or rows never bound: none)
         if change.kind == "removed":
             return self.remove
         bound = dict(self.only_to)
@@ -60,8 +85,11 @@ class May:
         return set(change.columns) <= self.edit
 
     def overlaps(self, other: May) -> bool:
-        """Whether some change both allow."""
-        if (self.add and other.add) or (self.remove and other.remove):
+        """Whether some change both allow. (One narrowed to a task's rows by :attr:`row` still
+        overlaps: which rows a task's parameters name is not known here.)"""
+        if self.add and other.add and (self.adds == other.adds or not (self.adds and other.adds)):
+            return True
+        if self.remove and other.remove:
             return True
         if not self.edit or not other.edit:
             return False
@@ -98,6 +126,14 @@ def allow(**sites: Mapping[str, May]) -> Allowance:
     """A template's ``may_change``: ``allow(shop={"orders": ADD, "order_items": ADD})``;
     ``allow()`` for a task that changes nothing."""
     return MappingProxyType({site: MappingProxyType(dict(t)) for site, t in sites.items()})
+
+
+def bind(allowance: Allowance, params: Mapping[str, Any]) -> Allowance:
+    """``allowance`` for one task: each :meth:`May.of_row` bound to the rows ``params`` name."""
+    return {
+        site: {table: may.bound(params) for table, may in tables.items()}
+        for site, tables in allowance.items()
+    }
 
 
 def allowed(change: RowChange, allowance: Allowance) -> bool:
@@ -288,8 +324,8 @@ class TaskTemplate:
 
     def allowance(self, params: Mapping[str, Any]) -> Allowance:
         """What this instance may change: ``may_change``, unless a template narrows it to the
-        rows its parameters name."""
-        return self.may_change or {}
+        rows its parameters name (as :meth:`May.of_row` does, bound here)."""
+        return bind(self.may_change or {}, params)
 
     def altered(self, change: Callable[[dict[str, Any]], dict[str, Any]]) -> NearMiss:
         """A near-miss: this template's oracle, run on parameters changed by ``change``."""

@@ -75,3 +75,39 @@ CREATE TABLE attachments (
 );
 
 CREATE INDEX attachments_by_message ON attachments (message_id);
+
+-- Every message the user sent, as it went out. Mail that left cannot be unsent: the database
+-- writes a row here whenever a message enters Sent (composed and sent, or a draft sent), and
+-- no page changes or removes one, so moving the message to the Trash or deleting it forever
+-- leaves its record. ``message_id`` names the message as it was filed (it may be gone since).
+CREATE TABLE sent_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id INTEGER NOT NULL,
+    thread_id INTEGER NOT NULL,
+    in_reply_to INTEGER,
+    sender TEXT NOT NULL,
+    recipients TEXT NOT NULL,
+    cc TEXT NOT NULL,
+    bcc TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    sent_at TEXT NOT NULL
+);
+
+CREATE TRIGGER sent_log_on_send AFTER INSERT ON messages
+WHEN NEW.folder = 'sent' AND NEW.is_draft = 0
+BEGIN
+    INSERT INTO sent_log (message_id, thread_id, in_reply_to, sender, recipients, cc, bcc,
+                          subject, body, sent_at)
+    VALUES (NEW.id, NEW.thread_id, NEW.in_reply_to, NEW.sender, NEW.recipients, NEW.cc, NEW.bcc,
+            NEW.subject, NEW.body, NEW.sent_at);
+END;
+
+CREATE TRIGGER sent_log_on_draft_sent AFTER UPDATE OF is_draft ON messages
+WHEN OLD.is_draft = 1 AND NEW.is_draft = 0
+BEGIN
+    INSERT INTO sent_log (message_id, thread_id, in_reply_to, sender, recipients, cc, bcc,
+                          subject, body, sent_at)
+    VALUES (NEW.id, NEW.thread_id, NEW.in_reply_to, NEW.sender, NEW.recipients, NEW.cc, NEW.bcc,
+            NEW.subject, NEW.body, NEW.sent_at);
+END;

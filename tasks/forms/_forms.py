@@ -19,30 +19,40 @@ from webenv.world import World
 
 PERSONA_ID = 1
 SITE = "forms"
-#: What going through a form's steps changes: its draft is created and saved on every step.
-#: A draft started in the episode is an added row however often it is saved; the drafts the
-#: user had saved before are another form's (or an earlier try's) and stay as they were.
-FILLING: Allowance = {"drafts": ADD}
-#: What submitting a form changes: its draft, the submission and the files uploaded with it.
-SUBMITTING: Allowance = {"drafts": ADD, "submissions": ADD, "uploads": ADD}
+
+
+def filling(form: str) -> Allowance:
+    """What going through the steps of form ``form`` (its slug) changes: its draft is created
+    and saved on every step. A draft of it started in the episode is an added row however
+    often it is saved; a new draft of another form is not the task's, and the drafts the user
+    had saved before (another form's, or an earlier try's) stay as they were."""
+    return {"drafts": OwnDraft(add=True, adds=(("form_slug", form),))}
+
+
+def submitting(form: str) -> Allowance:
+    """What submitting form ``form`` changes: its draft, the submission and the files uploaded
+    with it."""
+    return {**filling(form), "submissions": ADD, "uploads": ADD}
 
 
 @dataclass(frozen=True)
 class OwnDraft(May):
-    """Drafts: new ones, and anything to the one saved draft the task is about (``draft``,
-    its id), which a task that resumes it submits; every other saved draft stays as it was."""
+    """Drafts: new ones of the task's form (:attr:`May.adds`), and anything to the one saved
+    draft the task is about (``draft``, its id), which a task that resumes it submits; every
+    other saved draft stays as it was."""
 
     draft: int = 0
 
     def allows(self, change: RowChange) -> bool:
         if change.kind == "added":
-            return True
+            return super().allows(change)
         return change.key == (self.draft,)
 
 
 def resuming(allowance: Allowance, draft_id: int) -> Allowance:
     """``allowance`` (of the forms site) with the saved draft ``draft_id`` the task's own."""
-    return {**allowance, "drafts": OwnDraft(add=True, draft=draft_id)}
+    drafts = allowance["drafts"]
+    return {**allowance, "drafts": OwnDraft(add=True, adds=drafts.adds, draft=draft_id)}
 
 
 # -- stating values -----------------------------------------------------------------------

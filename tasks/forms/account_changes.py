@@ -30,7 +30,6 @@ from webenv.world import World
 from ._forms import (
     PERSONA_ID,
     SITE,
-    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -38,6 +37,7 @@ from ._forms import (
     expect_unchanged,
     persona,
     spoken_date,
+    submitting,
 )
 
 STREET_NAMES = ("Juniper Lane", "Harbor View Road", "Elm Street", "Quarry Hill Drive", "Oak Court")
@@ -60,7 +60,10 @@ class ChangeAddress(TaskTemplate):
     name = "forms.change_address"
     sites = ("forms",)
     may_change = allow(
-        forms={**SUBMITTING, "users": edit("street", "street2", "city", "state", "zip")}
+        forms={
+            **submitting("change-of-address"),
+            "users": edit("street", "street2", "city", "state", "zip"),
+        }
     )
     tags = ("address", "account", "multi-step")
     difficulty = "medium"
@@ -206,7 +209,7 @@ WORDS = ("Maple", "Harbor", "Copper", "Violet", "Granite", "Falcon", "Meadow", "
 class RegisterAccount(TaskTemplate):
     name = "forms.register_account"
     sites = ("forms",)
-    may_change = allow(forms={**SUBMITTING, "users": ADD})
+    may_change = allow(forms={**submitting("register"), "users": ADD})
     tags = ("registration", "account", "validation")
     difficulty = "medium"
     max_steps = 20

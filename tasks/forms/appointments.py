@@ -35,16 +35,16 @@ from ._booking import (
     pick_service,
 )
 from ._forms import (
-    FILLING,
-    SUBMITTING,
     booking_days,
     click,
     clock,
     expect_no_submission,
     expect_one_submission,
+    filling,
     free_times,
     persona,
     spoken_date,
+    submitting,
 )
 
 FIRST_NAMES = ("Daniel", "Priya", "Tomás", "Grace", "Oliver", "Amara", "Henry", "Lucia")
@@ -65,7 +65,7 @@ def _booking_goal_parts(params: Mapping[str, Any]) -> tuple[str, str, str]:
 class BookEarliestSlot(TaskTemplate):
     name = "forms.book_earliest_slot"
     sites = ("forms",)
-    may_change = allow(forms=SUBMITTING)
+    may_change = allow(forms=submitting("appointment"))
     tags = ("booking", "calendar", "multi-step")
     difficulty = "medium"
     max_steps = 25
@@ -121,7 +121,7 @@ def _other_service(params: dict[str, Any]) -> dict[str, Any]:
 class BookForSomeoneElse(TaskTemplate):
     name = "forms.book_for_someone_else"
     sites = ("forms",)
-    may_change = allow(forms=SUBMITTING)
+    may_change = allow(forms=submitting("appointment"))
     tags = ("booking", "calendar", "prefilled-fields", "multi-step")
     difficulty = "hard"
     max_steps = 25
@@ -214,7 +214,7 @@ _REMINDER = "Send me a text message reminder the day before"
 class FreeTimesOnDay(TaskTemplate):
     name = "forms.free_times_on_day"
     sites = ("forms",)
-    may_change = allow(forms=FILLING)
+    may_change = allow(forms=filling("appointment"))
     tags = ("info-seeking", "calendar")
     difficulty = "easy"
     answer_type = "number"
@@ -268,7 +268,7 @@ class FreeTimesOnDay(TaskTemplate):
 class BookFullyBookedDay(TaskTemplate):
     name = "forms.book_fully_booked_day"
     sites = ("forms",)
-    may_change = allow(forms=FILLING)
+    may_change = allow(forms=filling("appointment"))
     tags = ("booking", "calendar", "infeasible")
     difficulty = "medium"
     feasible = False

@@ -28,7 +28,6 @@ from webenv.world import World
 from ._forms import (
     PERSONA_ID,
     SITE,
-    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -40,6 +39,7 @@ from ._forms import (
     read_definition,
     resuming,
     spoken_date,
+    submitting,
     typed_amount,
 )
 
@@ -101,7 +101,7 @@ def describe_item(item: Mapping[str, Any]) -> str:
 class FileExpenseReport(TaskTemplate):
     name = "forms.file_expense_report"
     sites = ("forms",)
-    may_change = allow(forms=SUBMITTING)
+    may_change = allow(forms=submitting("travel-expenses"))
     tags = ("expenses", "repeated-rows", "file-upload", "multi-step")
     difficulty = "hard"
     max_steps = 25
@@ -230,7 +230,7 @@ def saved_expense_draft(world: World) -> Mapping[str, Any]:
 class FinishSavedExpenseReport(TaskTemplate):
     name = "forms.finish_saved_expense_report"
     sites = ("forms",)
-    may_change = allow(forms=SUBMITTING)
+    may_change = allow(forms=submitting("travel-expenses"))
     tags = ("expenses", "drafts", "resume", "file-upload")
     difficulty = "medium"
     max_steps = 20
@@ -255,7 +255,7 @@ class FinishSavedExpenseReport(TaskTemplate):
 
     def allowance(self, params: Mapping[str, Any]) -> Allowance:
         """The saved draft the task resumes is its own (it is submitted); no other is."""
-        return allow(forms=resuming(SUBMITTING, params["draft_id"]))
+        return allow(forms=resuming(submitting("travel-expenses"), params["draft_id"]))
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         purpose, receipt = params["purpose"], params["receipt"][0]

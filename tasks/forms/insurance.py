@@ -23,7 +23,6 @@ from webenv.world import World
 from ._forms import (
     PERSONA_ID,
     SITE,
-    SUBMITTING,
     answer_step,
     click,
     clock,
@@ -33,6 +32,7 @@ from ._forms import (
     money,
     place_file,
     spoken_date,
+    submitting,
     typed_amount,
 )
 
@@ -58,7 +58,7 @@ def current_vehicle_policy(world: World) -> Mapping[str, Any]:
 class VehicleClaim(TaskTemplate):
     name = "forms.vehicle_claim"
     sites = ("forms",)
-    may_change = allow(forms=SUBMITTING)
+    may_change = allow(forms=submitting("insurance-claim"))
     tags = ("insurance", "claim", "file-upload", "conditional-steps")
     difficulty = "hard"
     max_steps = 20

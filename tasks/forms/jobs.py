@@ -24,7 +24,6 @@ from webenv.world import World
 
 from ._forms import (
     SITE,
-    SUBMITTING,
     answer_step,
     click,
     expect_answers,
@@ -36,6 +35,7 @@ from ._forms import (
     place_file,
     spoken_date,
     start_form,
+    submitting,
     typed_amount,
 )
 
@@ -166,7 +166,7 @@ def apply(observation: Mapping[str, Any], params: Mapping[str, Any]) -> Oracle:
 class ApplyForJob(TaskTemplate):
     name = "forms.apply_for_job"
     sites = ("forms",)
-    may_change = allow(forms=SUBMITTING)
+    may_change = allow(forms=submitting("job-application"))
     tags = ("application", "file-upload", "repeated-rows", "multi-step")
     difficulty = "hard"
     max_steps = 25

@@ -23,11 +23,13 @@ ACTIONS_PER_STEP = 9
 
 #: What reading mail changes: opening a message marks it read.
 READING: Allowance = {"messages": edit_to(is_read=1)}
-#: What writing mail changes: a message is added (a reply or forward also opens the original,
-#: and a forward copies its attachments).
+#: What writing mail changes: a message is added and recorded as sent (a reply or forward also
+#: opens the original, and a forward copies its attachments). How many may be sent is the
+#: check's to count, from the record (:func:`sent_records`).
 SENDING: Allowance = {
     "messages": May(add=True, edit=frozenset({"is_read"}), only_to=(("is_read", 1),)),
     "attachments": ADD,
+    "sent_log": ADD,
 }
 
 
@@ -115,6 +117,12 @@ def new_rows(world: World, table: str) -> list[sqlite3.Row]:
     )
 
 
+def sent_records(world: World) -> list[sqlite3.Row]:
+    """What the persona sent during the episode, from the mail site's record of sent mail:
+    a message deleted since (to the Trash, or forever) still counts, for it went out."""
+    return new_rows(world, "sent_log")
+
+
 def _message_states(rows: list[sqlite3.Row], labels: list[sqlite3.Row]) -> dict[int, Any]:
     by_message: dict[int, set[int]] = {}
     for row in labels:
@@ -190,13 +198,15 @@ def expect_untouched(checks: Checks, world: World, allowed: Allowed = Allowed())
 
 
 def expect_one_sent(checks: Checks, world: World) -> sqlite3.Row | None:
-    """Expect exactly one new message, sent (not a draft); return it."""
+    """Expect exactly one message sent (counting any deleted since) and no other new message
+    (a draft left behind), the sent one still in Sent; return it."""
     rows = new_rows(world, "messages")
+    records = sent_records(world)
     sent = [row for row in rows if row["folder"] == "sent" and not row["is_draft"]]
-    checks.expect(
-        "one message sent", len(rows) == 1 and len(sent) == 1, f"{len(sent)} sent of {len(rows)}"
-    )
-    return sent[0] if len(rows) == 1 and len(sent) == 1 else None
+    one = len(records) == 1 and len(rows) == 1 and len(sent) == 1
+    one = one and records[0]["message_id"] == sent[0]["id"]
+    checks.expect("one message sent", one, f"{len(records)} sent, {len(rows)} new messages")
+    return sent[0] if one else None
 
 
 def expect_addressed(checks: Checks, message: sqlite3.Row, to: str) -> None:

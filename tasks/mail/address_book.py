@@ -112,7 +112,7 @@ class AddContact(TaskTemplate):
 class UpdateContactPhone(TaskTemplate):
     name = "mail.update_contact_phone"
     sites = (SITE,)
-    may_change = allow(mail={"contacts": edit("phone")})
+    may_change = allow(mail={"contacts": edit("phone").of_row("id")})
     tags = ("contacts", "edit")
     difficulty = "easy"
     max_steps = 10

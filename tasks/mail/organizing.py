@@ -93,7 +93,7 @@ def _sender_rows(name: str, observation: Mapping[str, Any], where: str = "") -> 
 class ArchiveFromSender(TaskTemplate):
     name = "mail.archive_from_sender"
     sites = (SITE,)
-    may_change = allow(mail={"messages": edit("folder")})
+    may_change = allow(mail={"messages": edit("folder").of_row("ids")})
     tags = ("organize", "archive", "bulk", "search")
     difficulty = "medium"
     max_steps = 15

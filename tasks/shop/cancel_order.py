@@ -28,7 +28,7 @@ from ._shop import buy, changed_orders, click, long_date, open_order, persona_or
 class CancelOrder(TaskTemplate):
     name = "shop.cancel_order"
     sites = ("shop",)
-    may_change = allow(shop={"orders": edit("status")})
+    may_change = allow(shop={"orders": edit("status").of_row("order_id")})
     tags = ("orders", "account", "cancel")
     difficulty = "easy"
     max_steps = 20
@@ -37,6 +37,7 @@ class CancelOrder(TaskTemplate):
         order = rng.choice([o for o in persona_orders(world) if o["status"] == "placed"])
         return {
             "number": order["number"],
+            "order_id": order["id"],
             "date": long_date(order["created_at"]),
             "other_item": pick_item(world, rng),
         }

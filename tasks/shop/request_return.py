@@ -44,7 +44,9 @@ REFUNDS = {"original": "original payment method", "store_credit": "store credit"
 class RequestReturn(TaskTemplate):
     name = "shop.request_return"
     sites = ("shop",)
-    may_change = allow(shop={"returns": ADD, "return_items": ADD, "orders": edit("status")})
+    may_change = allow(
+        shop={"returns": ADD, "return_items": ADD, "orders": edit("status").of_row("order_id")}
+    )
     tags = ("orders", "returns", "form", "multi-step")
     difficulty = "hard"
     max_steps = 20
@@ -60,6 +62,7 @@ class RequestReturn(TaskTemplate):
         line = rng.choice(order_lines(world, order["id"]))
         return {
             "number": order["number"],
+            "order_id": order["id"],
             "item_id": line["id"],
             "label": line_label(line["name"], line["size"], line["color"]),
             "quantity": rng.randint(1, line["quantity"]),

@@ -51,8 +51,9 @@ def new_rows(world: World, site: str, table: str, where: str = "1") -> list[dict
 
 
 def sent_messages(world: World) -> list[dict[str, Any]]:
-    """Messages the persona sent during the episode."""
-    return new_rows(world, "mail", "messages", "folder = 'sent'")
+    """Messages the persona sent during the episode, from the mail site's record of sent mail:
+    one moved to the Trash or deleted forever since still counts (it went out)."""
+    return new_rows(world, "mail", "sent_log")
 
 
 def persona_orders(world: World) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ..forms._forms import SUBMITTING
+from ..forms._forms import submitting
 from ..forms.appointments import own_contact
 from ..mail._mail import READING
 from ._flows import deliver_mail, first_name, go, new_rows, pick_contacts, read, search_mail
@@ -52,7 +52,7 @@ def slot_texts(starts_at: str) -> dict[str, str]:
 class BookProposedAppointment(TaskTemplate):
     name = "workflows.book_proposed_appointment"
     sites = ("mail", "forms")
-    may_change = allow(mail=READING, forms=SUBMITTING)
+    may_change = allow(mail=READING, forms=submitting("appointment"))
     tags = ("cross-site", "booking", "email", "multi-step-form")
     difficulty = "hard"
     max_steps = 30

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.answers import grade
-from webenv.axtree import AxTree
+from webenv.axtree import AxTree, NotFound
 from webenv.tasks import (
     Answer,
     CheckResult,
@@ -104,7 +104,9 @@ class EmailOrderTotal(TaskTemplate):
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         params = task.params
         observation = yield from open_order_history(observation)
-        row = next(r for r in order_rows(observation) if r["status"] == params["status"])
+        row = next((r for r in order_rows(observation) if r["status"] == params["status"]), None)
+        if row is None:  # a near-miss changed the order's status first: nothing to report
+            raise NotFound(f"no order with the status {params['status']!r}")
         observation = yield f'click("{row["link"]}")'
         total = AxTree(observation["axtree"]).find_all("definition")[-1].name
         body = f"Hi {params['contact']['name'].split()[0]},\n\nThe order total was {total}.\n"

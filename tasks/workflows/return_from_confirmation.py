@@ -58,7 +58,8 @@ class ReturnFromConfirmation(TaskTemplate):
     name = "workflows.return_from_confirmation"
     sites = ("shop", "mail")
     may_change = allow(
-        shop={"returns": ADD, "return_items": ADD, "orders": edit("status")}, mail=READING
+        shop={"returns": ADD, "return_items": ADD, "orders": edit("status").of_row("order_id")},
+        mail=READING,
     )
     tags = ("cross-site", "returns", "email", "order-history")
     difficulty = "hard"
@@ -71,6 +72,7 @@ class ReturnFromConfirmation(TaskTemplate):
         return {
             "item": item["name"],
             "order_item_id": item["id"],
+            "order_id": item["order_id"],
             "quantity": item["quantity"],
             "reason": reason,
             "decoy_reason": rng.choice([r for r in REASONS if r != reason]),

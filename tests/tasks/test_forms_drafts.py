@@ -7,9 +7,12 @@ drafts without a browser; the collateral near-miss that overwrites one runs in t
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 
 import pytest
+from webenv.sites.forms.drafts import create_draft
 
 from webenv.changes import RowChange
 from webenv.tasks import NOTHING_ELSE, allowed, templates
@@ -18,6 +21,28 @@ from webenv.world import World
 SEEDS = (0, 1)
 DAMAGE = "overwrote the saved job application"
 FORMS_TEMPLATES = sorted(name for name, t in templates().items() if "forms" in t.sites)
+#: The portal's forms, and the one each template that fills a form fills.
+FORMS = (
+    "appointment",
+    "change-of-address",
+    "insurance-claim",
+    "job-application",
+    "register",
+    "travel-expenses",
+)
+OWN_FORM = {
+    "forms.apply_for_job": "job-application",
+    "forms.book_earliest_slot": "appointment",
+    "forms.book_for_someone_else": "appointment",
+    "forms.book_fully_booked_day": "appointment",
+    "forms.change_address": "change-of-address",
+    "forms.file_expense_report": "travel-expenses",
+    "forms.finish_saved_expense_report": "travel-expenses",
+    "forms.free_times_on_day": "appointment",
+    "forms.register_account": "register",
+    "forms.vehicle_claim": "insurance-claim",
+    "workflows.book_proposed_appointment": "appointment",
+}
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +74,29 @@ def test_no_template_may_change_a_saved_draft_that_is_not_its_own(world, name, s
         ]
         for change in changes:
             assert allowed(change, allowance) == (draft == own), (change, own)
-    # A draft of its own, started in the episode, stays allowed where the template fills one.
+    # A draft of its own form, started in the episode, stays allowed where the template fills
+    # one; a new draft of another form never is.
     if "drafts" in allowance.get("forms", {}):
-        assert allowed(RowChange("forms", "drafts", (10**6,), "added"), allowance)
+        for form in FORMS:
+            row = (("id", 10**6), ("form_slug", form), ("status", "saved"))
+            added = RowChange("forms", "drafts", (10**6,), "added", row=row)
+            assert allowed(added, allowance) == (form == OWN_FORM[name]), (form, name)
+
+
+@pytest.mark.parametrize("name", sorted(OWN_FORM))
+def test_a_new_draft_of_another_form_fails_the_task(world, name):
+    # Saving another form "to finish later" on the way leaves the user a draft they did not
+    # ask for: the diff names it, and the template's allowance does not cover it.
+    world.restore(SEEDS[0])
+    task = templates()[name].instantiate(SEEDS[0], world)
+    world.mark_start()
+    other = next(form for form in FORMS if form != OWN_FORM[name])
+    with closing(sqlite3.connect(world.db_path("forms"))) as conn, conn:
+        draft = create_draft(conn, other, 1, world.now.isoformat())
+        conn.execute("UPDATE drafts SET status = 'saved' WHERE id = ?", (draft,))
+    result = task.check(world, None)
+    failed = {c.name: c.message for c in result.conditions if not c.passed}
+    assert f"forms.drafts {draft} added" in failed.get(NOTHING_ELSE, ""), result.to_dict()
 
 
 def test_the_damage_is_a_near_miss_of_every_template_that_fills_a_form():

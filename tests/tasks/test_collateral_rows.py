@@ -1,0 +1,115 @@
+"""A task about one row of a table of many may change that row only: changing another row the
+same way (cancelling another order, archiving another message, another contact's phone) fails
+the check, on a real world without a browser."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from typing import Any
+
+import pytest
+
+from webenv.changes import RowChange
+from webenv.tasks import NOTHING_ELSE, Task, allowed, templates
+from webenv.world import World
+
+SEED = 0
+
+#: Per template: the table its task edits one row of, the column, the key naming the task's own
+#: row(s) in its parameters, a query for another row of the user's, and a value to give it.
+CASES: dict[str, tuple[str, str, str, str, Any]] = {
+    "workflows.return_from_confirmation": (
+        "shop",
+        "orders",
+        "order_id",
+        "SELECT id FROM orders WHERE user_id = 1 AND status != 'cancelled' AND id != ?",
+        "cancelled",
+    ),
+    "shop.request_return": (
+        "shop",
+        "orders",
+        "order_id",
+        "SELECT id FROM orders WHERE user_id = 1 AND status != 'cancelled' AND id != ?",
+        "cancelled",
+    ),
+    "shop.cancel_order": (
+        "shop",
+        "orders",
+        "order_id",
+        "SELECT id FROM orders WHERE user_id = 1 AND status != 'cancelled' AND id != ?",
+        "cancelled",
+    ),
+    "mail.archive_from_sender": (
+        "mail",
+        "messages",
+        "ids",
+        "SELECT id FROM messages WHERE folder = 'inbox' AND id NOT IN (SELECT value FROM"
+        " json_each(?))",
+        "archive",
+    ),
+    "mail.update_contact_phone": (
+        "mail",
+        "contacts",
+        "id",
+        "SELECT id FROM contacts WHERE id != ?",
+        "(555) 010-0199",
+    ),
+}
+COLUMNS = {"orders": "status", "messages": "folder", "contacts": "phone"}
+
+
+@pytest.fixture(scope="module")
+def fresh() -> Iterator[Callable[[str], tuple[World, Task]]]:
+    opened: dict[tuple[str, ...], World] = {}
+
+    def instance(name: str) -> tuple[World, Task]:
+        template = templates()[name]
+        if template.sites not in opened:
+            opened[template.sites] = World(template.sites)
+        world = opened[template.sites]
+        world.restore(SEED)
+        task = template.instantiate(SEED, world)
+        world.mark_start()
+        return world, task
+
+    yield instance
+    for world in opened.values():
+        world.close()
+
+
+def _own(task: Task, param: str) -> Any:
+    value = task.params[param]
+    return json_list(value) if isinstance(value, list) else value
+
+
+def json_list(values: list[int]) -> str:
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_changing_another_row_than_the_tasks_fails(fresh, name):
+    site, table, param, others, value = CASES[name]
+    world, task = fresh(name)
+    other = world.query(site, others, (_own(task, param),))[0]["id"]
+    column = COLUMNS[table]
+    with closing(sqlite3.connect(world.db_path(site))) as conn, conn:
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, other))
+    result = task.check(world, None)
+    failed = {c.name: c.message for c in result.conditions if not c.passed}
+    assert NOTHING_ELSE in failed, result.to_dict()
+    assert f"{site}.{table} {other} changed ({column})" in failed[NOTHING_ELSE], failed
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_tasks_own_row_may_change(fresh, name):
+    site, table, param, _others, value = CASES[name]
+    _world, task = fresh(name)
+    allowance = task.template.allowance(task.params)
+    own = task.params[param]
+    own_id = own[0] if isinstance(own, list) else own
+    change = RowChange(site, table, (own_id,), "changed", (COLUMNS[table],), (value,))
+    assert allowed(change, allowance)
+    other = RowChange(site, table, (-1,), "changed", (COLUMNS[table],), (value,))
+    assert not allowed(other, allowance)
