@@ -72,10 +72,6 @@ def people(world: World) -> list[sqlite3.Row]:
     return list(rows)
 
 
-def contact(world: World, contact_id: int) -> sqlite3.Row:
-    return world.query(SITE, "SELECT * FROM contacts WHERE id = ?", (contact_id,))[0]
-
-
 def pick(rng: random.Random, rows: list[Any], what: str) -> Any:
     """One of ``rows``; a clear error if the world has none."""
     if not rows:
