@@ -4,13 +4,13 @@ real world without a browser: a careful person's sentence earns 1, a hedge earns
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
 import pytest
 
-from webenv.tasks import Answer, templates
+from webenv.tasks import Answer, Task
 from webenv.world import World
 
 SEED = 1
@@ -27,22 +27,11 @@ def spelled_date(iso: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def worlds() -> Iterator[Callable[[str], tuple[World, Any]]]:
-    opened: dict[tuple[str, ...], World] = {}
-
-    def instance(name: str) -> tuple[World, Any]:
-        template = templates()[name]
-        if template.sites not in opened:
-            opened[template.sites] = World(template.sites)
-        world = opened[template.sites]
-        world.restore(SEED)
-        task = template.instantiate(SEED, world)
-        world.mark_start()
-        return world, task
-
-    yield instance
-    for world in opened.values():
-        world.close()
+def worlds(
+    fresh_task: Callable[[str, int], tuple[World, Task]],
+) -> Callable[[str], tuple[World, Task]]:
+    """A template's task of this module's seed on a world just restored (see conftest)."""
+    return lambda name: fresh_task(name, SEED)
 
 
 def reward(worlds: Callable[[str], tuple[World, Any]], name: str, text: Callable[[Params], str]):

@@ -5,14 +5,14 @@ the check, on a real world without a browser."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
 import pytest
 
 from webenv.changes import RowChange
-from webenv.tasks import NOTHING_ELSE, Task, allowed, templates
+from webenv.tasks import NOTHING_ELSE, Task, allowed
 from webenv.world import World
 
 SEED = 0
@@ -61,22 +61,11 @@ COLUMNS = {"orders": "status", "messages": "folder", "contacts": "phone"}
 
 
 @pytest.fixture(scope="module")
-def fresh() -> Iterator[Callable[[str], tuple[World, Task]]]:
-    opened: dict[tuple[str, ...], World] = {}
-
-    def instance(name: str) -> tuple[World, Task]:
-        template = templates()[name]
-        if template.sites not in opened:
-            opened[template.sites] = World(template.sites)
-        world = opened[template.sites]
-        world.restore(SEED)
-        task = template.instantiate(SEED, world)
-        world.mark_start()
-        return world, task
-
-    yield instance
-    for world in opened.values():
-        world.close()
+def fresh(
+    fresh_task: Callable[[str, int], tuple[World, Task]],
+) -> Callable[[str], tuple[World, Task]]:
+    """A template's task of this module's seed on a world just restored (see conftest)."""
+    return lambda name: fresh_task(name, SEED)
 
 
 def _own(task: Task, param: str) -> Any:

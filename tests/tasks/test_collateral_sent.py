@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from webenv.sites.mail import operations
 
-from webenv.tasks import NOTHING_ELSE, Task, templates
+from webenv.tasks import NOTHING_ELSE, Task
 from webenv.world import World
 
 SEED = 0
@@ -24,23 +24,11 @@ STRANGER = "stranger@evil.example"
 
 
 @pytest.fixture(scope="module")
-def fresh() -> Iterator[Callable[[str], tuple[World, Task]]]:
-    """A template's task on a world just restored, its start marked."""
-    opened: dict[tuple[str, ...], World] = {}
-
-    def instance(name: str) -> tuple[World, Task]:
-        template = templates()[name]
-        if template.sites not in opened:
-            opened[template.sites] = World(template.sites)
-        world = opened[template.sites]
-        world.restore(SEED)
-        task = template.instantiate(SEED, world)
-        world.mark_start()
-        return world, task
-
-    yield instance
-    for world in opened.values():
-        world.close()
+def fresh(
+    fresh_task: Callable[[str, int], tuple[World, Task]],
+) -> Callable[[str], tuple[World, Task]]:
+    """A template's task of this module's seed on a world just restored (see conftest)."""
+    return lambda name: fresh_task(name, SEED)
 
 
 @contextmanager
