@@ -45,7 +45,23 @@ HEDGES = [
     ("name", "Dana Whitfield ou Ravi Patel", "Dana Whitfield"),
     ("name", "q1-budget.csv and meeting-notes.docx", "q1-budget.csv"),
     ("phone", "(975) 555-9660/(906) 555-5849", "(975) 555-9660"),
+    # A sixth look at these rules: more words of a guess, and a guess after a note's mark.
+    ("name", "The Puffer Vest, else the polo shirt.", "The Puffer Vest"),
+    ("name", "The Puffer Vest; could also be the polo.", "The Puffer Vest"),
+    ("name", "The Puffer Vest. If that's wrong try the polo.", "The Puffer Vest"),
+    ("name", "The Puffer Vest, alternately the polo", "The Puffer Vest"),
+    ("name", "The Puffer Vest. PS: maybe the polo.", "The Puffer Vest"),
+    ("name", "The Puffer Vest\n2) maybe the polo", "The Puffer Vest"),
+    ("name", "The Puffer Vest. Note - possibly the polo.", "The Puffer Vest"),
 ]
+
+
+#: A candidate's name in look-alike letters is the candidate all the same.
+def test_a_candidate_named_in_look_alike_letters_is_a_second_name():
+    text = "Trailpeak Vest, and Solstice W\u043emen's Polo Shirt"
+    result = grade("name", text, "Trailpeak Vest", candidates=["Solstice Women's Polo Shirt"])
+    assert not result.passed, result
+
 
 #: Day ranges, read as two dates when the task gives the year.
 DAY_RANGES = ["March 6-7, 2026", "March 6/7, 2026", "March 6 and 7, 2026", "6-7 March 2026"]
@@ -66,6 +82,12 @@ CAREFUL = [
     ("identifier", "EXP - 59759609", "EXP-59759609"),
     ("phone", "240/555-1942", "(240) 555-1942"),
     ("phone", "Her number is (403) 555-9876; she could be reached after 5 PM.", "(403) 555-9876"),
+    ("name", "The Puffer Vest. Either way, I can check others if you want.", "The Puffer Vest"),
+    ("name", "The Puffer Vest. If not in your size, I can check others.", "The Puffer Vest"),
+    ("name", "The Puffer Vest - anything else I can help with?", "The Puffer Vest"),
+    ("name", "Salt or Pepper Grinder", "Salt or Pepper Grinder"),
+    ("date", "It was placed on December 7, 2025 to 42 Elm Street.", "2025-12-07"),
+    ("number", "4. Either way, I can list them if you want.", 4),
 ]  # fmt: skip
 
 

@@ -149,14 +149,18 @@ _RANGE = re.compile(r"\d\s+(?:to|through|thru|till|until)\s+\$?\d|\d-\$\d|\.\d\d
 _GUESS = re.compile(
     r"\beither\b(?!\s+way\b)|\band/or\b"
     r"|\bor\b(?!\s+(?:less|more|fewer|so|under|below|over|above|cheaper|lower)\b)"
-    r"|\b(?:maybe|perhaps|possibly|unless|otherwise|alternatively|vs|versus)\b|\bif not\b"
+    r"|\b(?:maybe|perhaps|possibly|unless|otherwise|alternatively|alternately|vs|versus)\b"
+    r"|[,;]\s*else\b|\bif not\b|\bcould also\b|\bor rather\b|\bthen again\b"
+    r"|\bif (?:that|this)'?s? (?:is )?wrong\b"
     r"|\b(?:ou|oder|ili)\b"  # "or" in French, German, and Russian read in Latin letters
     r"|\s/\s",
     re.IGNORECASE,
 )
 #: A sentence that begins by offering another answer ("Or maybe the other one.").
 _GUESS_FIRST = re.compile(
-    r"^\W*(?:or|either|maybe|perhaps|possibly|unless|otherwise|alternatively|if not)\b",
+    r"^\W*(?:(?:p\.?s\.?|note|[0-9]{1,2}[.)])\W*)?"
+    r"(?:or|either(?!\s+way\b)|maybe|perhaps|possibly|unless|alternatively|alternately|else"
+    r"|then again|if (?:that|this)'?s? (?:is )?wrong)\b",
     re.IGNORECASE,
 )
 #: An open-ended value, which covers many: "at least 5", "2 or more", "10+", "up to $40".
@@ -400,8 +404,8 @@ def _names(
 ) -> tuple[_Found, bool]:
     """Names among ``expected`` and ``candidates`` written in ``text`` (longest first, so a name
     inside a longer one is not counted twice), and whether a hedge word is left outside them."""
-    words = f" {normalize(text)} "
-    names = sorted({normalize(n) for n in [expected, *candidates]} - {""}, key=len)
+    words = f" {normalize(_skeleton(text))} "
+    names = sorted({normalize(_skeleton(n)) for n in [expected, *candidates]} - {""}, key=len)
     values: list[str] = []
     for name in reversed(names):
         needle = f" {name} "
@@ -453,8 +457,8 @@ def grade_address(text: object, street: str, zip_code: str, others: Iterable[str
         return Grade(False, f"unreadable text ({type(error).__name__})")
     if len(text) > 20 * MAX_LENGTH:
         return Grade(False, f"text of {len(text)} characters is too long to read")
-    want = normalize_address(street)
-    others = [o for o in others if normalize_address(o) != want]
+    want = normalize_address(_skeleton(street))
+    others = [o for o in others if normalize_address(_skeleton(o)) != want]
     found, _ = _names(text, street, others, normalize_address)
     if want not in found.values:
         return Grade(False, f"does not give the street {street!r}")
@@ -526,7 +530,7 @@ def _grade(
         return _one("identifier", _identifiers(text, want, candidates), want)
     if kind in ("name", "string"):
         found, _ = _names(text, str(expected), candidates)
-        grade = _one("name", found, normalize_text(str(expected)), repr)
+        grade = _one("name", found, normalize_text(_skeleton(str(expected))), repr)
         if grade.passed and _FILE_NAME.fullmatch(str(expected).strip()):
             own = normalize_text(str(expected))  # "q1 budget.csv" is q1-budget.csv
             files = {f for f in _FILE_NAME.findall(text) if normalize_text(f) not in own}
@@ -588,8 +592,9 @@ def grade(
             f"{result.reason}, but another number is offered beside it: a hedge",
             result.value,
         )
+    named = [str(expected), *others] if kind in ("name", "string") else []
     offered = _offers_another_answer(
-        kind, text, lambda part: _grade(kind, part, expected, year, others).passed
+        kind, text, lambda part: _grade(kind, part, expected, year, others).passed, named
     )
     if offered:
         return Grade(False, f"{result.reason}, but {offered}: a hedge", result.value)
@@ -600,14 +605,20 @@ def _sentences(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?])\s+|\n+", text) if part.strip()]
 
 
-def _offers_another_answer(kind: str, text: str, holds: Callable[[str], bool]) -> str:
+def _offers_another_answer(
+    kind: str, text: str, holds: Callable[[str], bool], names: Iterable[str] = ()
+) -> str:
     """What offers another answer beside the one given (empty if nothing does): a guess word
     in a sentence that gives the answer (``holds`` it), an open-ended value ("at least 5"), a
-    later sentence that begins with one ("Or maybe …"), a list of names."""
+    later sentence that begins with one ("Or maybe …"), a list of names. ``names`` (the asked
+    one, the candidates) are passed over: "Salt or Pepper Grinder" offers nothing."""
     sentences = [_skeleton(part) for part in _sentences(text)]
     giving = [i for i, part in enumerate(sentences) if holds(part)]
+    spelled = [re.escape(_skeleton(n)) for n in names if n.strip()]
+    inside = re.compile("|".join(sorted(spelled, key=len, reverse=True)), re.I) if spelled else None
     for i in giving:
-        found = _GUESS.search(sentences[i])
+        said = inside.sub(" ", sentences[i]) if inside is not None else sentences[i]
+        found = _GUESS.search(said)
         if found:
             return f"{found[0].strip()!r} offers another"
         found = _OPEN.search(sentences[i]) if kind in _NUMBER_KINDS else None
@@ -647,7 +658,9 @@ def _offers_another_number(text: str, kind: str) -> bool:
     text = _skeleton(text)
     for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
         text = _blank(text, pattern)
-    if _RANGE.search(text) or (kind == "date" and _DAY_RANGE.search(text)):
+    if kind == "date" and _DAY_RANGE.search(text):
+        return True
+    if _RANGE.search(_blank(text, *_DATES) if kind == "date" else text):
         return True
     parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
