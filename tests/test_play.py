@@ -338,7 +338,9 @@ def test_the_play_command_serves_screenshots_from_the_default_folder(
         blank = context.new_page()
         blank.route("**/screenshot.png*", lambda route: route.abort())
         blank.goto(url)
-        blank.wait_for_load_state("load")
+        # The page shows its first state once its own fetch answers; a click before that would
+        # have its message cleared by that first state.
+        expect(blank.locator("#status")).to_have_text("Step 0")
         blank.locator("#screenshot").click(force=True)
         expect(blank.locator("#error")).to_contain_text("has not loaded")
         expect(blank.locator("#step")).to_have_text("0")
