@@ -9,6 +9,7 @@ as its proxy, which answers nothing but the world's origins (see :mod:`webenv.se
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import io
@@ -25,7 +26,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 from PIL import Image
-from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Page
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Page, Request
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -263,6 +264,12 @@ class Session:
         self._fresh: Page | None = None
         self._cdp_sessions: dict[Page, CDPSession] = {}
         self._server_idle = server_idle
+        #: Each tab's navigation requests the browser has begun and not yet had answered:
+        #: a navigation a page's script began may wait in the browser (a busy machine, a slow
+        #: network) before it reaches our server, while the old document looks settled.
+        self._navigating: dict[Page, set[Request]] = {}
+        #: Futures resolved when a tab's last navigation request in flight ends.
+        self._navigation_waiters: dict[Page, list[asyncio.Future[None]]] = {}
         self._watchdog = watchdog_for(browser)
         #: A context of its own (``blank``, made ahead of time by :func:`blank_context`, or a
         #: new one), with its first tab.
@@ -277,6 +284,9 @@ class Session:
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)
+            self.context.on("request", self._request_began)
+            self.context.on("requestfinished", self._request_ended)
+            self.context.on("requestfailed", self._request_ended)
             self._adopt(self.page)
             if self.trace_path is not None:
                 self.context.tracing.start(screenshots=True, snapshots=True)
@@ -312,6 +322,36 @@ class Session:
                 page.close()
             return
         self.page = page
+
+    def _request_began(self, request: Request) -> None:
+        if request.is_navigation_request():
+            with contextlib.suppress(PlaywrightError):
+                self._navigating.setdefault(request.frame.page, set()).add(request)
+
+    def _request_ended(self, request: Request) -> None:
+        if not request.is_navigation_request():
+            return
+        for page, requests in list(self._navigating.items()):
+            requests.discard(request)
+            if not requests or page.is_closed():
+                del self._navigating[page]
+                for waiter in self._navigation_waiters.pop(page, []):
+                    if not waiter.done():
+                        waiter.set_result(None)
+
+    def _wait_for_navigation(self, page: Page, seconds: float) -> None:
+        """Wait until ``page`` has no navigation request in flight, for at most ``seconds``
+        (event-driven: the request's end, answered or failed, ends the wait)."""
+        loop = page._loop  # type: ignore[attr-defined]
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._navigation_waiters.setdefault(page, []).append(waiter)
+        try:
+            with contextlib.suppress(asyncio.TimeoutError):
+                page._sync(asyncio.wait_for(waiter, max(0.001, seconds)))  # type: ignore[attr-defined]
+        finally:
+            waiters = self._navigation_waiters.get(page, [])
+            if waiter in waiters:
+                waiters.remove(waiter)
 
     def _navigated(self, page: Page, frame: Any) -> None:
         if frame == page.main_frame:
@@ -540,6 +580,13 @@ class Session:
                 # A request is still being served (a fetch, a late navigation): wait for it,
                 # then settle and look again.
                 self._wait_for_server(max(0.0, deadline - time.monotonic()))
+                continue
+            if self._navigating.get(page) and not page.is_closed():
+                # A navigation the browser began has not been answered (its request may not
+                # even have reached our server): the document it replaces is not the page.
+                if time.monotonic() >= deadline:
+                    return False, result
+                self._wait_for_navigation(page, deadline - time.monotonic())
                 continue
             if page is self.page:
                 return settled, result
