@@ -307,7 +307,7 @@ BOOK_OPENERS: dict[str, tuple[str, ...]] = {
     "mixed": (
         "This {item} started strong.",
         "I have mixed feelings about this {item}.",
-        "Parts of this {item} are wonderful.",
+        "This {item} has some wonderful moments.",
     ),
     "bad": (
         "I really wanted to like this {item}.",
