@@ -23,8 +23,8 @@ class Item:
 
     def fields(self) -> dict[str, str]:
         """Template fields: {item} "joggers", {this} "these", {it}/{It} "they"/"They",
-        {its} "their", {them} "them", {is} "are", {has} "have", {was} "were", {s} "" (for
-        "fit{s}"), {brand}."""
+        {its} "their", {them} "them", {is} "are", {has} "have", {was} "were", {s} and {es} ""
+        (for "fit{s}", "do{es}"), {brand}."""
         plural = self.noun.plural
         return {
             "item": self.noun.called,
@@ -37,6 +37,7 @@ class Item:
             "has": "have" if plural else "has",
             "was": "were" if plural else "was",
             "s": "" if plural else "s",
+            "es": "" if plural else "es",
             "brand": self.brand,
         }
 
@@ -396,16 +397,14 @@ ASSURANCES: tuple[str, ...] = (
 
 
 def _fill(template: str, item: Item, **extra: str) -> str:
-    fields = item.fields()
-    fields["es"] = "" if item.noun.plural else "es"
-    return template.format(**fields, **extra)
+    return template.format(**item.fields(), **extra)
 
 
 def description(rng: random.Random, department: Department, noun: Noun, brand: str) -> str:
     """A product's opening paragraph: two sentences of its department and one assurance."""
     item = Item(noun, brand)
     lines = [*rng.sample(PITCHES[department.slug], 2), rng.choice(ASSURANCES)]
-    return " ".join(_fill(line, item, department=department.name.lower()) for line in lines)
+    return _fill(" ".join(lines), item, department=department.name.lower())
 
 
 def review(
@@ -425,8 +424,10 @@ def review(
     else:
         points = rng.sample(bad, 2 if rating == 1 else 1)
     sentences = [rng.choice(openers[tone]), *points, rng.choice(CLOSERS[rating])]
-    body = " ".join(_fill(sentence, item) for sentence in sentences if sentence)
-    return _fill(rng.choice(TITLES[rating]), item), body
+    title = rng.choice(TITLES[rating])
+    # One format for title and body: "\n" cannot occur in a template.
+    title, body = _fill(f"{title}\n{' '.join(filter(None, sentences))}", item).split("\n")
+    return title, body
 
 
 def _lower_first(sentence: str) -> str:

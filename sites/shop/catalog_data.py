@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .blurbs import description, review
+from .features import FEATURES
 from .seeding import Seeder, insert, slugify
 from .vocab import COLORS, DEPARTMENTS, Department, Noun
 
@@ -71,7 +72,7 @@ def seed_product(
     price_cents = dollars * 100 - rng.choice((1, 1, 1, 51, 0))
     roll = rng.random()
     stock = 0 if roll < 0.08 else rng.randint(1, 5) if roll < 0.2 else rng.randint(6, 150)
-    features = rng.sample(department.features, k=min(3, len(department.features)))
+    features = [*rng.sample(FEATURES[noun.word], k=2), rng.choice(department.features)]
     pitch = description(rng, department, noun, brand)
     created_at = seeder.ago(20, 900)
     insert(

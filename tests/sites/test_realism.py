@@ -234,3 +234,18 @@ def test_job_openings_use_the_right_article_and_keep_the_title(tmp_path: Path) -
         assert row["title"] in row["summary"], row["summary"]
         assert not re.search(r"\ba [AEIOU]|\ban [^AEIOU]", row["summary"]), row["summary"]
         assert all(s[0].isupper() and s[-1] == "." for s in _sentences(row["summary"]))
+
+
+def test_a_products_bullet_points_are_true_of_its_kind(stores: list[Path]) -> None:
+    """A litter box lists no machine-washable cover, a yoga mat no tool-free setup."""
+    from webenv.sites.shop import features
+
+    departments = {department.slug: department for department in DEPARTMENTS}
+    for path in stores:
+        for slug, name, text, rating in _store_text(path):
+            if rating is not None:
+                continue
+            noun = _noun(name).word
+            allowed = {*features.FEATURES[noun], *departments[slug].features}
+            bullets = text.split("\n")[1:]
+            assert len(bullets) == 3 and set(bullets) <= allowed, (name, bullets)
