@@ -55,6 +55,22 @@ JOBS = (
     ("Urban Planner", "Community Development", 70000, 88000),
     ("Payroll Coordinator", "Human Resources", 50000, 61000),
 )
+#: What each job does, for its opening's summary.
+DUTIES = {
+    "Senior Data Analyst": "turn the city's service data into reports that guide budget decisions.",
+    "IT Support Specialist": "keep staff laptops, phones and printers running across city offices.",
+    "Civil Engineer": "design and oversee road, bridge and drainage projects.",
+    "Building Inspector": "inspect new construction and renovations for code compliance.",
+    "Park Ranger": "patrol the city's parks and trails and lead nature programs.",
+    "Librarian": "help patrons find what they need and run reading programs for all ages.",
+    "Accountant": "prepare the city's financial statements and reconcile its accounts.",
+    "Communications Officer": "write press releases, manage social media and brief reporters.",
+    "Social Worker": "connect residents with housing, food and health services.",
+    "Customer Service Representative": "answer residents' questions by phone, e-mail and in "
+    "person.",
+    "Urban Planner": "review development proposals and help update the city's zoning code.",
+    "Payroll Coordinator": "process payroll for city employees and answer questions about pay.",
+}
 VEHICLES = (
     ("Toyota", "Corolla"), ("Honda", "Civic"), ("Ford", "Escape"), ("Subaru", "Outback"),
     ("Chevrolet", "Malibu"), ("Hyundai", "Tucson"), ("Mazda", "CX-5"), ("Kia", "Soul"),
@@ -77,6 +93,11 @@ def seed_database(db: sqlite3.Connection, seed: int, now: datetime, persona: Per
     _policies(db, rng, fake, now, persona)
     _past_submissions(db, rng, fake, now)
     _saved_drafts(db, rng, fake, now)
+
+
+def _article(noun: str) -> str:
+    """The article before ``noun``, by its sound: "an IT Support Specialist", "a Librarian"."""
+    return "an" if noun[0] in "AEIOU" or noun.startswith("IT ") else "a"
 
 
 def _password_hash(username: str, password: str) -> str:
@@ -158,7 +179,8 @@ def _job_openings(
             "INSERT INTO job_openings (reference, title, department, location, salary_min_cents,"
             " salary_max_cents, closes_on, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (f"REQ-{references[index]}", title, department, location, low * 100, high * 100,
-             closes.isoformat(), f"Join the {department} team as a {title.lower()}."),
+             closes.isoformat(), f"Join the {department} team as {_article(title)} {title}."
+             f" You will {DUTIES[title]}"),
         )  # fmt: skip
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from ..common import Attachment
 from .conversation import Conversation, Mail, Scene, day_name
+from .newsletters import issue_stories
 from .people import Person
 from .samplefiles import pdf_document
 
@@ -196,8 +197,9 @@ def hotel_booking(scene: Scene) -> Conversation:
 def newsletter(scene: Scene, sender: Person, issue: int) -> Conversation:
     """A newsletter issue with a few headlines."""
     me = scene.cast.me
-    headlines = [scene.fake.catch_phrase() for _ in range(3)]
-    sections = "\n\n".join(f"{headline}\n{scene.paragraph()}" for headline in headlines)
+    stories = issue_stories(scene.rng, sender.name, issue, scene.start)
+    headlines = [headline for headline, _ in stories]
+    sections = "\n\n".join(f"{headline}\n{blurb}" for headline, blurb in stories)
     body = (
         f"{sender.name} — Issue {issue}\n\nIn this issue:\n"
         + "\n".join(f"• {headline}" for headline in headlines)

@@ -51,10 +51,6 @@ class Scene:
         """``count`` different people from ``people``."""
         return self.rng.sample(people, count)
 
-    def paragraph(self) -> str:
-        """A filler paragraph of two or three sentences."""
-        return self.fake.paragraph(nb_sentences=self.rng.randint(2, 3))
-
 
 def day_name(moment: datetime) -> str:
     """``Thursday, May 21``."""

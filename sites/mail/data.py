@@ -58,7 +58,18 @@ def recipes(rng: random.Random, cast: Cast) -> list[Recipe]:
         partial(commerce.newsletter, sender=cast.newsletters[index % 4], issue=first_issue + index)
         for index in range(12)
     ]
-    plan += [_filed(plan[-index], "trash") for index in (1, 2, 3)]
+    # Three older issues were deleted (each newsletter's issues are four numbers apart).
+    plan += [
+        _filed(
+            partial(
+                commerce.newsletter,
+                sender=cast.newsletters[(12 - index) % 4],
+                issue=first_issue - index,
+            ),
+            "trash",
+        )
+        for index in (1, 2, 3)
+    ]
     plan += [partial(commerce.spam, topic=topic) for topic in range(5)]
     return plan
 

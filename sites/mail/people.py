@@ -69,7 +69,23 @@ NEWSLETTERS = [
 ]
 PERSONAL_DOMAINS = ("example.net", "example.org", "mailbox.example")
 FAMILY_ROLES = ("Sister", "Brother", "Mom", "Dad", "Cousin", "Aunt")
-TEAMS = ("Platform", "Design", "Finance", "Marketing", "Data", "Operations", "Sales", "Legal")
+#: Team -> the job titles people on it hold.
+TITLES = {
+    "Platform": ("Software Engineer", "Senior Software Engineer", "Engineering Manager",
+                 "Site Reliability Engineer"),
+    "Design": ("Product Designer", "UX Researcher", "Design Lead", "Content Designer"),
+    "Finance": ("Financial Analyst", "Controller", "Accounts Payable Specialist",
+                "Finance Manager"),
+    "Marketing": ("Marketing Manager", "Content Strategist", "Brand Designer",
+                  "Growth Marketer"),
+    "Data": ("Data Analyst", "Data Engineer", "Data Scientist", "Analytics Manager"),
+    "Operations": ("Operations Manager", "Office Manager", "Program Coordinator",
+                   "Procurement Specialist"),
+    "Sales": ("Account Executive", "Sales Manager", "Customer Success Manager",
+              "Sales Engineer"),
+    "Legal": ("Corporate Counsel", "Paralegal", "Contracts Manager", "Compliance Officer"),
+}  # fmt: skip
+TEAMS = tuple(TITLES)
 
 
 def _phone(rng: random.Random) -> str:
@@ -99,7 +115,7 @@ def make_cast(persona: Persona, fake: Faker, rng: random.Random) -> Cast:
     def colleague(team: str) -> Person:
         first, last = fake.first_name(), fake.last_name()
         email = _unique(f"{_slug(first)}.{_slug(last)}@{work_domain}", taken)
-        notes = f"{fake.job()}, {team} team"
+        notes = f"{rng.choice(TITLES[team])}, {team} team"
         return Person(f"{first} {last}", email, "colleague", employer, _phone(rng), notes)
 
     def friend() -> Person:

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from .blurbs import description, review
+from .features import FEATURES
 from .seeding import Seeder, insert, slugify
-from .vocab import (
-    COLORS,
-    DEPARTMENTS,
-    DESCRIPTION_SENTENCES,
-    REVIEW_BODIES,
-    REVIEW_TITLES,
-    Department,
-    Noun,
-)
+from .vocab import COLORS, DEPARTMENTS, Department, Noun
 
 #: How many reviews a product gets: a few products have none.
 REVIEW_COUNTS = (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
@@ -43,7 +37,7 @@ def seed_catalog(seeder: Seeder, reviewers: list[tuple[int, str]]) -> None:
                 seeder, product_id, category_id, department, brand, noun, name
             )
             seed_options(seeder, product_id, noun)
-            seed_reviews(seeder, product_id, brand, noun, created_at, reviewers)
+            seed_reviews(seeder, product_id, department, brand, noun, created_at, reviewers)
 
 
 def product_name(seeder: Seeder, department: Department, taken: set[str]) -> tuple[str, Noun, str]:
@@ -78,11 +72,8 @@ def seed_product(
     price_cents = dollars * 100 - rng.choice((1, 1, 1, 51, 0))
     roll = rng.random()
     stock = 0 if roll < 0.08 else rng.randint(1, 5) if roll < 0.2 else rng.randint(6, 150)
-    features = rng.sample(department.features, k=min(3, len(department.features)))
-    pitch = " ".join(
-        sentence.format(noun=noun.word.lower(), brand=brand, department=department.name.lower())
-        for sentence in rng.sample(DESCRIPTION_SENTENCES, k=2)
-    )
+    features = [*rng.sample(FEATURES[noun.word], k=2), rng.choice(department.features)]
+    pitch = description(rng, department, noun, brand)
     created_at = seeder.ago(20, 900)
     insert(
         seeder.conn,
@@ -95,7 +86,7 @@ def seed_product(
                 "name": name,
                 "brand": brand,
                 "category_id": category_id,
-                "description": "\n".join([f"The {name} from {brand}. {pitch}", *features]),
+                "description": "\n".join([pitch, *features]),
                 "price_cents": price_cents,
                 "stock": stock,
                 "created_at": created_at,
@@ -129,6 +120,7 @@ def seed_options(seeder: Seeder, product_id: int, noun: Noun) -> None:
 def seed_reviews(
     seeder: Seeder,
     product_id: int,
+    department: Department,
     brand: str,
     noun: Noun,
     since: str,
@@ -146,16 +138,15 @@ def seed_reviews(
             user_id, author = rng.choice(reviewers)
         else:
             user_id, author = None, f"{fake.first_name()} {fake.last_name()[0]}."
+        title, body = review(rng, rating, department, noun, brand)
         rows.append(
             {
                 "product_id": product_id,
                 "user_id": user_id,
                 "author": author,
                 "rating": rating,
-                "title": rng.choice(REVIEW_TITLES[rating]),
-                "body": rng.choice(REVIEW_BODIES[rating]).format(
-                    noun=noun.word.lower(), brand=brand
-                ),
+                "title": title,
+                "body": body,
                 "created_at": seeder.ago(1, age_days),
             }
         )

@@ -1,45 +1,33 @@
 """Product pictures drawn as inline SVG, so pages load nothing from outside the site.
 
-A picture is a department glyph on a tinted tile; the tint follows the product's first colour
-option (or its id), so neighbouring cards look different and a product always looks the same.
+A picture is the drawing of the product's kind (joggers look like joggers, a skillet like a
+skillet: one line each of ``drawings.svg``) on a tinted tile. Its colours follow the product's
+colour option (or its id), its accent colour and whether it faces left or right follow its id,
+and a slim or compact product is drawn narrower, so neighbouring cards look different and a
+product always looks the same.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from markupsafe import Markup
 
-#: Department slug -> SVG shapes of its glyph, drawn in a 100x100 box with ``currentColor``.
-GLYPHS: dict[str, str] = {
-    "clothing": '<path d="M35 20 L20 30 L12 48 L25 53 L30 44 L30 82 L70 82 L70 44 L75 53 '
-    'L88 48 L80 30 L65 20 Q50 32 35 20 Z"/>',
-    "shoes": '<path d="M12 62 L14 40 Q24 42 30 38 L42 50 Q60 56 80 58 Q90 60 90 70 '
-    'L90 74 L12 74 Z"/><rect x="12" y="74" width="78" height="6" rx="2" opacity=".6"/>',
-    "electronics": '<path d="M22 58 Q22 24 50 24 Q78 24 78 58" fill="none" stroke="currentColor"'
-    ' stroke-width="7"/><rect x="16" y="54" width="16" height="26" rx="6"/>'
-    '<rect x="68" y="54" width="16" height="26" rx="6"/>',
-    "home-kitchen": '<rect x="22" y="40" width="50" height="38" rx="8"/>'
-    '<rect x="16" y="34" width="62" height="8" rx="4"/>'
-    '<path d="M72 48 Q88 50 86 62 Q84 70 72 68" fill="none" stroke="currentColor" '
-    'stroke-width="6"/>',
-    "sports-outdoors": '<path d="M50 18 L86 80 L14 80 Z"/>'
-    '<path d="M50 48 L62 80 L38 80 Z" fill="#fff" opacity=".55"/>',
-    "books": '<rect x="24" y="18" width="52" height="66" rx="4"/>'
-    '<rect x="32" y="28" width="36" height="6" fill="#fff" opacity=".6"/>'
-    '<rect x="32" y="40" width="26" height="4" fill="#fff" opacity=".5"/>',
-    "beauty": '<rect x="36" y="16" width="28" height="14" rx="3"/>'
-    '<rect x="28" y="30" width="44" height="56" rx="12"/>'
-    '<rect x="38" y="48" width="24" height="16" rx="3" fill="#fff" opacity=".55"/>',
-    "toys-games": '<rect x="16" y="50" width="30" height="30" rx="4"/>'
-    '<rect x="54" y="50" width="30" height="30" rx="4" opacity=".75"/>'
-    '<rect x="35" y="18" width="30" height="30" rx="4" opacity=".9"/>',
-    "garden": '<path d="M50 56 Q22 50 24 22 Q48 24 50 56 Z"/><path d="M50 56 Q78 46 76 24 '
-    'Q54 28 50 56 Z" opacity=".8"/><path d="M32 58 L68 58 L62 86 L38 86 Z"/>',
-    "pet-supplies": '<ellipse cx="50" cy="64" rx="18" ry="15"/><ellipse cx="28" cy="44" rx="8" '
-    'ry="10"/><ellipse cx="42" cy="32" rx="8" ry="10"/><ellipse cx="58" cy="32" rx="8" '
-    'ry="10"/><ellipse cx="72" cy="44" rx="8" ry="10"/>',
-}
+from .vocab import DEPARTMENTS
 
-#: Colour option -> (tile tint, glyph colour).
+
+def _load_drawings() -> dict[str, str]:
+    """``drawings.svg`` as {noun: the SVG shapes of its drawing}."""
+    text = (Path(__file__).parent / "drawings.svg").read_text(encoding="utf-8")
+    return dict(re.findall(r'^<g data-noun="([^"]+)">(.*)</g>$', text, flags=re.MULTILINE))
+
+
+#: Noun -> its drawing, in a 100x100 box: unfilled shapes take the product's colour, "W" marks
+#: white details and "ACC" the accent colour.
+DRAWINGS = _load_drawings()
+
+#: Colour option -> (tile tint, drawing colour).
 SWATCHES: dict[str, tuple[str, str]] = {
     "Black": ("#e7e8ea", "#23262b"),
     "White": ("#eef1f4", "#9aa3ad"),
@@ -54,18 +42,41 @@ SWATCHES: dict[str, tuple[str, str]] = {
     "Slate Gray": ("#e7ebef", "#5a6877"),
     "Mustard": ("#fbf1d9", "#b5871d"),
 }
-
 _PALETTE = tuple(SWATCHES.values())
+#: Words of a product's name that make it narrower or wider than its kind's usual shape.
+WIDTHS = {"Slim-Fit": 0.88, "Compact": 0.86, "Lite": 0.9, "Ultralight": 0.9, "Relaxed-Fit": 1.1,
+          "Jumbo": 1.1, "Deluxe": 1.06, "Max": 1.08, "Heavy-Duty": 1.08}  # fmt: skip
+#: Department slug -> the noun drawn for the department itself (its first).
+_DEPARTMENT_NOUN = {department.slug: department.nouns[0].word for department in DEPARTMENTS}
+#: Nouns, longest first, so a name ending in "Denim Jacket" is not read as some "Jacket".
+_NOUNS = sorted(DRAWINGS, key=len, reverse=True)
 
 
-def product_art(category_slug: str, product_id: int, color: str | None = None) -> Markup:
+def product_kind(category_slug: str, name: str = "") -> str:
+    """The noun a product's ``name`` ends with (its kind), else its department's first."""
+    for noun in _NOUNS:
+        if name.endswith(noun):
+            return noun
+    return _DEPARTMENT_NOUN.get(category_slug, _NOUNS[0])
+
+
+def product_art(
+    category_slug: str, product_id: int, color: str | None = None, name: str = ""
+) -> Markup:
     """The decorative picture of a product (hidden from assistive technology)."""
     tint, ink = SWATCHES.get(color or "", _PALETTE[product_id % len(_PALETTE)])
-    glyph = GLYPHS.get(category_slug, GLYPHS["toys-games"])
+    accent = _PALETTE[(product_id * 5 + 3) % len(_PALETTE)][1]
+    if accent == ink:
+        accent = _PALETTE[(product_id * 5 + 4) % len(_PALETTE)][1]
+    width = next((factor for word, factor in WIDTHS.items() if word in name.split()), 1.0)
+    facing = -1 if (product_id // 2) % 2 else 1
+    drawing = DRAWINGS[product_kind(category_slug, name)]
+    drawing = drawing.replace('"W"', '"#fff"').replace('"ACC"', f'"{accent}"')
     return Markup(
         '<svg class="art" viewBox="0 0 100 100" preserveAspectRatio="xMidYMid slice"'
         ' aria-hidden="true" focusable="false">'
         f'<rect width="100" height="100" fill="{tint}"/>'
-        f'<g fill="currentColor" color="{ink}" transform="translate(25 25) scale(.5)">'
-        f"{glyph}</g></svg>"
+        f'<g fill="currentColor" color="{ink}" transform="translate(50 50) '
+        f'scale({facing * width * 0.7:.3f} 0.7) translate(-50 -50)">'
+        f"{drawing}</g></svg>"
     )

@@ -29,12 +29,25 @@ COLORS = (
 
 @dataclass(frozen=True)
 class Noun:
-    """A kind of product: its name, a typical price in dollars and the options it comes in."""
+    """A kind of product: its name, a typical price in dollars and the options it comes in.
+
+    ``plural`` says the name is a plural ("Joggers"), ``spoken`` is what a shopper calls it
+    when it differs from the name in lower case ("novel" for "Orchard: A Novel"), and ``kind``
+    groups it for review text when its department's is a poor fit ("hair" for shampoo).
+    """
 
     word: str
     price: float
     sizes: tuple[str, ...] = ()
     colored: bool = False
+    plural: bool = False
+    spoken: str = ""
+    kind: str = ""
+
+    @property
+    def called(self) -> str:
+        """How reviews and descriptions name it: "joggers", "charger", "novel"."""
+        return self.spoken or self.word.lower()
 
 
 @dataclass(frozen=True)
@@ -46,20 +59,23 @@ class Department:
     adjectives: tuple[str, ...]
     nouns: tuple[Noun, ...]
     audiences: tuple[str, ...] = ("",)
+    #: Points true of every product of the department (each kind's own: ``features.py``).
     features: tuple[str, ...] = ()
     brand_in_name: bool = True
 
 
-def _apparel(word: str, price: float) -> Noun:
-    return Noun(word, price, APPAREL_SIZES, True)
+def _apparel(word: str, price: float, plural: bool = False) -> Noun:
+    return Noun(word, price, APPAREL_SIZES, True, plural)
 
 
 def _shoe(word: str, price: float) -> Noun:
-    return Noun(word, price, SHOE_SIZES, True)
+    return Noun(word, price, SHOE_SIZES, True, plural=True)
 
 
-def _colored(word: str, price: float) -> Noun:
-    return Noun(word, price, (), True)
+def _colored(
+    word: str, price: float, plural: bool = False, spoken: str = "", kind: str = ""
+) -> Noun:
+    return Noun(word, price, (), True, plural, spoken, kind)
 
 
 DEPARTMENTS: tuple[Department, ...] = (
@@ -86,23 +102,20 @@ DEPARTMENTS: tuple[Department, ...] = (
             _apparel("Rain Shell", 98),
             _apparel("Crewneck Sweater", 64),
             _apparel("Oxford Shirt", 48),
-            _apparel("Chino Pants", 58),
+            _apparel("Chino Pants", 58, plural=True),
             _apparel("Hoodie", 52),
             _apparel("Puffer Vest", 89),
             _apparel("Henley Tee", 28),
             _apparel("Cardigan", 72),
-            _apparel("Joggers", 45),
+            _apparel("Joggers", 45, plural=True),
             _apparel("Denim Jacket", 94),
             _apparel("Polo Shirt", 38),
         ),
         ("Men's", "Women's", "Unisex"),
         (
-            "Double-stitched seams",
-            "Machine washable",
-            "Tagless neck label",
-            "Two zippered hand pockets",
-            "Breathable, moisture-wicking fabric",
-            "Cut for easy layering",
+            "Free size exchanges within 30 days",
+            "Made in a fair-trade certified factory",
+            "Designed to last for years of wear",
         ),
     ),
     Department(
@@ -135,11 +148,8 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
         ("Men's", "Women's"),
         (
-            "Rubber outsole with multi-directional lugs",
-            "Removable cushioned insole",
-            "Padded collar and tongue",
-            "Reinforced toe cap",
             "True to size; order your usual size",
+            "Free size exchanges within 30 days",
         ),
     ),
     Department(
@@ -160,11 +170,11 @@ DEPARTMENTS: tuple[Department, ...] = (
             "Studio",
         ),
         (
-            _colored("Over-Ear Headphones", 149),
-            _colored("Earbuds", 79),
+            _colored("Over-Ear Headphones", 149, plural=True, spoken="headphones"),
+            _colored("Earbuds", 79, plural=True),
             _colored("Speaker", 59),
             Noun("Power Bank", 39),
-            Noun("USB-C Charger", 29),
+            Noun("USB-C Charger", 29, spoken="charger"),
             Noun("Webcam", 69),
             Noun("Mechanical Keyboard", 99),
             _colored("Mouse", 35),
@@ -175,11 +185,8 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
         ("",),
         (
-            "Up to 30 hours of battery life",
-            "USB-C charging cable included",
             "Two-year limited warranty",
-            "Pairs with phones, tablets and laptops",
-            "Firmware updates over the air",
+            "Quick-start guide in the box",
         ),
     ),
     Department(
@@ -204,8 +211,8 @@ DEPARTMENTS: tuple[Department, ...] = (
             Noun("Dutch Oven", 89),
             Noun("Coffee Maker", 79),
             Noun("Knife Set", 119),
-            _colored("Bath Towel Set", 39),
-            _colored("Throw Blanket", 49),
+            _colored("Bath Towel Set", 39, kind="textile"),
+            _colored("Throw Blanket", 49, kind="textile"),
             Noun("Food Storage Set", 32),
             _colored("Mug Set", 28),
             Noun("Blender", 99),
@@ -215,11 +222,8 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
         ("",),
         (
-            "Dishwasher safe",
-            "PFOA-free coating",
-            "Easy to clean",
-            "Lifetime warranty",
-            "Fits standard kitchen cabinets",
+            "Backed by a one-year warranty",
+            "Arrives in gift-ready packaging",
         ),
     ),
     Department(
@@ -240,26 +244,23 @@ DEPARTMENTS: tuple[Department, ...] = (
             "Basecamp",
         ),
         (
-            Noun("Two-Person Tent", 189),
+            Noun("Two-Person Tent", 189, spoken="tent"),
             Noun("Sleeping Bag", 119),
             _colored("Daypack", 69),
             _colored("Water Bottle", 24),
-            _colored("Yoga Mat", 35),
-            Noun("Trekking Poles", 59),
+            _colored("Yoga Mat", 35, kind="fitness"),
+            Noun("Trekking Poles", 59, plural=True),
             Noun("Camp Stove", 54),
             Noun("Headlamp", 29),
-            Noun("Dumbbell Set", 79),
-            Noun("Resistance Bands", 19),
+            Noun("Dumbbell Set", 79, kind="fitness"),
+            Noun("Resistance Bands", 19, plural=True, kind="fitness"),
             Noun("Camping Chair", 45),
             Noun("Cooler", 99),
         ),
         ("",),
         (
-            "Weather-resistant construction",
-            "Carry bag included",
-            "Tested in the backcountry",
-            "Tool-free setup in minutes",
-            "Lightweight for long carries",
+            "Backed by a one-year warranty",
+            "Tested by our outdoor team",
         ),
     ),
     Department(
@@ -280,24 +281,21 @@ DEPARTMENTS: tuple[Department, ...] = (
             "Lost",
         ),
         (
-            Noun("Orchard: A Novel", 17),
-            Noun("Lighthouse: A Novel", 18),
-            Noun("Garden Cookbook", 29),
-            Noun("River: A Memoir", 22),
-            Noun("Kingdom: A Novel", 16),
-            Noun("Atlas of Trails", 34),
-            Noun("Letters: A Novel", 15),
-            Noun("Kitchen Handbook", 27),
-            Noun("Harbor: A Thriller", 19),
-            Noun("Field Guide to Birds", 24),
+            Noun("Orchard: A Novel", 17, spoken="novel"),
+            Noun("Lighthouse: A Novel", 18, spoken="novel"),
+            Noun("Garden Cookbook", 29, spoken="cookbook"),
+            Noun("River: A Memoir", 22, spoken="memoir"),
+            Noun("Kingdom: A Novel", 16, spoken="novel"),
+            Noun("Atlas of Trails", 34, spoken="trail atlas"),
+            Noun("Letters: A Novel", 15, spoken="novel"),
+            Noun("Kitchen Handbook", 27, spoken="kitchen handbook"),
+            Noun("Harbor: A Thriller", 19, spoken="thriller"),
+            Noun("Field Guide to Birds", 24, spoken="field guide"),
         ),
         ("The",),
         (
-            "Paperback, 352 pages",
-            "Hardcover with dust jacket",
-            "A national bestseller",
-            "Includes a reading group guide",
-            "Illustrated throughout",
+            "Ships in protective packaging",
+            "Also available as an e-book",
         ),
         brand_in_name=False,
     ),
@@ -319,23 +317,21 @@ DEPARTMENTS: tuple[Department, ...] = (
             "Essential",
         ),
         (
-            Noun("Face Moisturizer", 28),
+            Noun("Face Moisturizer", 28, spoken="moisturizer"),
             Noun("Cleanser", 18),
             Noun("Serum", 34),
-            Noun("Sunscreen SPF 50", 22),
-            Noun("Shampoo", 16),
-            Noun("Conditioner", 16),
+            Noun("Sunscreen SPF 50", 22, spoken="sunscreen"),
+            Noun("Shampoo", 16, kind="hair"),
+            Noun("Conditioner", 16, kind="hair"),
             Noun("Lip Balm Set", 12),
             Noun("Body Lotion", 19),
             Noun("Eye Cream", 38),
-            Noun("Hair Oil", 24),
+            Noun("Hair Oil", 24, kind="hair"),
         ),
         ("",),
         (
+            "Cruelty-free",
             "Dermatologist tested",
-            "Cruelty-free and vegan",
-            "Suitable for sensitive skin",
-            "Free of parabens and sulfates",
             "Recyclable packaging",
         ),
     ),
@@ -358,7 +354,7 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
         (
             Noun("Building Set", 49),
-            Noun("1000-Piece Puzzle", 22),
+            Noun("1000-Piece Puzzle", 22, spoken="puzzle"),
             Noun("Board Game", 35),
             Noun("Card Game", 14),
             _colored("Plush Bear", 19),
@@ -370,11 +366,8 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
         ("",),
         (
-            "For ages 6 and up",
-            "2 to 6 players",
-            "Sturdy pieces that stand up to play",
-            "Storage box included",
-            "Encourages problem solving",
+            "Meets US toy safety standards",
+            "Arrives in a gift-ready box",
         ),
     ),
     Department(
@@ -396,23 +389,20 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
         (
             Noun("Planter", 39),
-            Noun("Garden Hose", 45),
-            Noun("Pruning Shears", 24),
+            Noun("Garden Hose", 45, kind="tool"),
+            Noun("Pruning Shears", 24, plural=True, kind="tool"),
             Noun("Garden Bed", 119),
-            Noun("String Lights", 29),
-            Noun("Kneeling Pad", 19),
+            Noun("String Lights", 29, plural=True),
+            Noun("Kneeling Pad", 19, kind="tool"),
             Noun("Bird Feeder", 27),
-            Noun("Watering Can", 22),
+            Noun("Watering Can", 22, kind="tool"),
             Noun("Compost Bin", 79),
             Noun("Potting Bench", 149),
         ),
         ("",),
         (
-            "Rust-resistant hardware",
-            "Easy assembly, no tools needed",
-            "UV-protected finish",
-            "Drainage holes pre-drilled",
-            "Built for year-round use outdoors",
+            "Backed by a one-year warranty",
+            "Chosen by our garden team",
         ),
     ),
     Department(
@@ -436,74 +426,18 @@ DEPARTMENTS: tuple[Department, ...] = (
             _colored("Dog Bed", 69),
             _colored("Dog Leash", 22),
             _colored("Harness", 32),
-            Noun("Cat Tree", 89),
+            Noun("Cat Tree", 89, kind="cat"),
             Noun("Food Bowl Set", 24),
             Noun("Puzzle Feeder", 18),
-            _colored("Cat Carrier", 45),
+            _colored("Cat Carrier", 45, kind="cat"),
             Noun("Grooming Brush", 15),
-            Noun("Litter Box", 35),
+            Noun("Litter Box", 35, kind="cat"),
             Noun("Treat Pouch", 12),
         ),
         ("",),
         (
-            "Machine-washable cover",
-            "Non-toxic materials",
-            "Vet recommended",
-            "Fits small, medium and large breeds",
-            "Easy to clean",
+            "Made from pet-safe materials",
+            "Backed by a 90-day guarantee",
         ),
     ),
 )
-
-#: Sentences a product description is made of; ``{noun}``, ``{brand}``, ``{department}``.
-DESCRIPTION_SENTENCES: tuple[str, ...] = (
-    "Whether you are replacing an old favorite or buying your first, this {noun} balances "
-    "quality and value.",
-    "Thoughtfully designed and built to last, it is one of our most-loved {department} picks.",
-    "{brand} makes it with care, so it brings everyday reliability to your routine.",
-    "Customers keep coming back to it for its durability and clean, modern design.",
-    "Every detail was tested for real-life use, from the first day to the hundredth.",
-    "It is backed by our 30-day return policy, so you can buy with confidence.",
-)
-
-REVIEW_TITLES: dict[int, tuple[str, ...]] = {
-    5: (
-        "Absolutely love it",
-        "Exceeded my expectations",
-        "Best purchase this year",
-        "Worth every penny",
-        "Five stars, would buy again",
-    ),
-    4: ("Really good", "Very happy with it", "Great value", "Solid choice", "Nearly perfect"),
-    3: ("It's okay", "Does the job", "Mixed feelings", "Average", "Fine for the price"),
-    2: ("Disappointed", "Not as described", "Expected more", "Had some problems"),
-    1: ("Would not recommend", "Broke after a week", "Returned it", "Poor quality"),
-}
-
-REVIEW_BODIES: dict[int, tuple[str, ...]] = {
-    5: (
-        "The {noun} is exactly what I was looking for. Quality is excellent and it arrived "
-        "two days early.",
-        "I've used this {noun} every day for a month and it still looks brand new. Highly "
-        "recommend.",
-        "Bought this as a gift and ended up ordering a second one for myself.",
-    ),
-    4: (
-        "Great {noun} overall. Took off one star because the packaging was a bit flimsy.",
-        "Good quality for the price. The {noun} works well, though instructions could be clearer.",
-        "Very comfortable and well made. Would buy from {brand} again.",
-    ),
-    3: (
-        "The {noun} is fine, nothing special. It does what it says.",
-        "Decent, but I expected a little more from {brand} at this price.",
-        "Works as described, but shipping took longer than promised.",
-    ),
-    2: (
-        "The {noun} looked different from the photos and feels cheaper than expected.",
-        "Had to contact support twice. The {noun} works, barely.",
-    ),
-    1: (
-        "The {noun} stopped working after a few uses. Very disappointed with {brand}.",
-        "Arrived damaged and the replacement had the same problem.",
-    ),
-}
