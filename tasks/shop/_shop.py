@@ -156,15 +156,21 @@ def open_cart(observation: Mapping[str, Any]) -> Moves:
     return observation
 
 
-def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves:
-    """From the cart: check out to the default address with the saved, unexpired card,
-    entering ``coupon`` (when given) on the review page."""
+def checkout(
+    observation: Mapping[str, Any],
+    coupon: str | None = None,
+    address: str | None = None,
+    place: bool = True,
+) -> Moves:
+    """From the cart: check out to the default address (or the saved one at the street
+    ``address``) with the saved, unexpired card, entering ``coupon`` (when given) on the review
+    page; then place the order, unless ``place`` is False (the moves end on the review page)."""
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.find(name="Proceed to checkout").id}")'
     tree = AxTree(observation["axtree"])
-    default = tree.find("radio", contains="Default")
+    chosen = tree.find("radio", contains=address or "Default")
     observation = yield (
-        f'check("{default.id}")\nclick("{tree.id("button", "Continue to payment")}")'
+        f'check("{chosen.id}")\nclick("{tree.id("button", "Continue to payment")}")'
     )
     tree = AxTree(observation["axtree"])
     card = next(
@@ -180,7 +186,8 @@ def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves
             f"{click(tree, 'button', 'Apply coupon')}"
         )
         tree = AxTree(observation["axtree"])
-    observation = yield f'click("{tree.id("button", "Place order")}")'
+    if place:
+        observation = yield f'click("{tree.id("button", "Place order")}")'
     return observation
 
 
