@@ -42,11 +42,12 @@ from ._shop import (
 
 def last_order(world: World) -> Mapping[str, Any]:
     """The persona's newest order as the episode started."""
-    return world.initial_query(
+    rows = world.initial_query(
         "shop",
         "SELECT * FROM orders WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1",
         (PERSONA_ID,),
-    )[0]
+    )
+    return dict(rows[0])
 
 
 @register
