@@ -15,6 +15,8 @@ from webenv.tasks import Answer, Task
 from webenv.world import World
 
 SEEDS = range(6)
+#: Seeds enough to meet histories whose orders, drawn alone, would all go to the default (7, 8).
+HISTORY_SEEDS = range(12)
 Instance = Callable[[str, int], tuple[World, Task]]
 
 NAMES = ["Trailpeak Jacket", "Trailpeak Jacket Pro", "Harbor & Pine Tee", "Mug Set"]
@@ -49,7 +51,7 @@ def test_a_list_of_known_names_still_fails_a_wrong_list(text: str) -> None:
 def test_every_history_has_an_order_sent_elsewhere_than_the_default() -> None:
     world = World(["shop"])
     try:
-        for seed in SEEDS:
+        for seed in HISTORY_SEEDS:
             world.restore(seed)
             default = world.query("shop", "SELECT street FROM addresses WHERE is_default = 1")
             elsewhere = world.query(
