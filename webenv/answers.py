@@ -26,7 +26,9 @@ Kinds and how each is read:
   accents, quotes and punctuation are ignored; any of ``candidates`` also named, or "or" /
   "either" outside the name, is a hedge.
 - ``list`` / ``set``: items separated by commas, semicolons, new lines or "and", after an
-  optional "label:"; a ``set`` ignores order; "or" between items is a hedge.
+  optional "label:"; or, given ``candidates`` (the names the items may be), the names written,
+  in order, whatever the sentence around them; a ``set`` ignores order; "or" between items is
+  a hedge.
 """
 
 from __future__ import annotations
@@ -477,6 +479,22 @@ def _items(text: str) -> list[str]:
     return [item for item in (normalize_text(p).removeprefix("and ") for p in parts) if item]
 
 
+def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
+    """The ``names`` written in ``text``, in the order written (longest first, so a name inside
+    a longer one is not counted twice; a name written twice counts twice), and whether a hedge
+    word is left outside them. The words around them ("The top three are …, as far as I can
+    see") are no items: the items of a list of known names are those names."""
+    words = f" {normalize_text(_skeleton(text))} "
+    found: list[tuple[int, str]] = []
+    for name in sorted({normalize_text(_skeleton(n)) for n in names} - {""}, key=len)[::-1]:
+        needle, start = f" {name} ", words.find(f" {name} ")
+        while start >= 0:
+            found.append((start, name))
+            words = words[:start] + " " + "|" * len(name) + " " + words[start + len(needle) :]
+            start = words.find(needle)
+    return [name for _, name in sorted(found)], bool(_HEDGE.search(_skeleton(words)))
+
+
 # -- grading ----------------------------------------------------------------------------------
 
 
@@ -538,8 +556,12 @@ def _grade(
                 return Grade(False, f"names another file too ({sorted(files)[0]}): a hedge")
         return grade
     if kind in ("list", "set"):
-        items, want = _items(text), [normalize_text(str(e)) for e in expected]
-        if _HEDGE.search(_skeleton(normalize_text(text))):
+        want = [normalize_text(str(e)) for e in expected]
+        if candidates:
+            items, hedged = _named_items(text, [*map(str, expected), *candidates])
+        else:
+            items, hedged = _items(text), bool(_HEDGE.search(_skeleton(normalize_text(text))))
+        if hedged:
             return Grade(False, "'or' between the items: a hedge", items)
         same = items == want if kind == "list" else set(items) == set(want)
         verdict = "answered" if same else f"expected {want}, answered"
@@ -569,7 +591,9 @@ def grade(
             a phone number in any format, an id or name, or the items of a list or set.
         year: the year of a date written without one, when the task knows it.
         candidates: other values the asker could mean (the runner-up, every other file
-            name); naming one of them too is a hedge. For ``name`` and ``identifier``.
+            name); naming one of them too is a hedge. For ``name`` and ``identifier``; for
+            ``list`` and ``set``, the names the items may be (every product of the shop): the
+            items are then the names written, in order, and the words around them no item.
 
     Never raises on ``text``; a malformed ``expected`` or an unknown ``kind`` is a bug of
     the task and raises :class:`AnswerError`.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import string
 from datetime import datetime, timedelta
@@ -74,6 +75,47 @@ def seed_past_orders(seeder: Seeder) -> None:
         if status in ("shipped", "delivered", "returned"):
             tracking = "1Z" + "".join(rng.choices(string.ascii_uppercase + string.digits, k=16))
         seed_order(seeder, order_id, created_at, status, address, card, tracking, lines)
+    spread_addresses(seeder, addresses)
+
+
+def spread_addresses(seeder: Seeder, addresses: list[sqlite3.Row]) -> None:
+    """Send the newest order to any address of the book, and at least one order to an address
+    other than the default: the history of someone who ships to work or family too.
+
+    Drawn from randomness of its own, so that the rest of the store is the same as without it.
+    """
+    rng = random.Random(f"shop-addresses-{seeder.seed}")
+    conn = seeder.conn
+    order_ids = [row[0] for row in conn.execute("SELECT id FROM orders WHERE user_id = 1")]
+    moves = {max(order_ids): rng.choice(addresses)}
+    default = next(address for address in addresses if address["is_default"])
+    others = [address for address in addresses if address["id"] != default["id"]]
+    shipped = {
+        row[0]
+        for row in conn.execute(
+            "SELECT ship_street FROM orders WHERE user_id = 1 AND id != ?", (max(order_ids),)
+        )
+    }
+    if others and moves[max(order_ids)] == default and shipped <= {default["street"]}:
+        moves[rng.choice(sorted(order_ids)[:-1])] = rng.choice(others)
+    keys = ("name", "street", "city", "state", "zip", "country", "phone")
+    for order_id, address in moves.items():
+        # The tax follows the state shipped to.
+        subtotal = conn.execute(
+            "SELECT subtotal_cents FROM orders WHERE id = ?", (order_id,)
+        ).fetchone()[0]
+        totals = compute_totals(subtotal, 0, address["state"])
+        conn.execute(
+            f"UPDATE orders SET {', '.join(f'ship_{key} = ?' for key in keys)},"
+            " shipping_cents = ?, tax_cents = ?, total_cents = ? WHERE id = ?",
+            [
+                *(address[key] for key in keys),
+                totals.shipping_cents,
+                totals.tax_cents,
+                totals.total_cents,
+                order_id,
+            ],
+        )
 
 
 def pick_option(seeder: Seeder, product_id: int, kind: str) -> str | None:

@@ -156,15 +156,26 @@ def open_cart(observation: Mapping[str, Any]) -> Moves:
     return observation
 
 
-def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves:
-    """From the cart: check out to the default address with the saved, unexpired card,
-    entering ``coupon`` (when given) on the review page."""
+def checkout(
+    observation: Mapping[str, Any],
+    coupon: str | None = None,
+    address: str | None = None,
+    place: bool = True,
+) -> Moves:
+    """From the cart: check out to the default address (or the saved one whose street is in
+    ``address``, an address as a page shows it) with the saved, unexpired card, entering
+    ``coupon`` (when given) on the review page; then place the order, unless ``place`` is
+    False (the moves end on the review page)."""
     tree = AxTree(observation["axtree"])
     observation = yield f'click("{tree.find(name="Proceed to checkout").id}")'
     tree = AxTree(observation["axtree"])
-    default = tree.find("radio", contains="Default")
+    chosen = tree.find("radio", contains="Default")
+    if address:
+        # A saved address's choice reads "Label Name, street, city, ST zip".
+        saved = [node for node in tree.find_all("radio") if node.name.count(", ") >= 3]
+        chosen = next(node for node in saved if node.name.split(", ")[-3] in address)
     observation = yield (
-        f'check("{default.id}")\nclick("{tree.id("button", "Continue to payment")}")'
+        f'check("{chosen.id}")\nclick("{tree.id("button", "Continue to payment")}")'
     )
     tree = AxTree(observation["axtree"])
     card = next(
@@ -180,7 +191,8 @@ def checkout(observation: Mapping[str, Any], coupon: str | None = None) -> Moves
             f"{click(tree, 'button', 'Apply coupon')}"
         )
         tree = AxTree(observation["axtree"])
-    observation = yield f'click("{tree.id("button", "Place order")}")'
+    if place:
+        observation = yield f'click("{tree.id("button", "Place order")}")'
     return observation
 
 

@@ -1,0 +1,119 @@
+"""Answer with a set: the numbers of the persona's orders sent to one of the saved addresses."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webenv.axtree import AxTree
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
+from webenv.world import World
+
+from ._shop import PERSONA_ID, expect_unchanged, open_link, persona_orders, say
+
+
+@register
+class OrdersToAddress(TaskTemplate):
+    name = "shop.orders_to_address"
+    sites = ("shop",)
+    may_change = allow()
+    tags = ("info-seeking", "orders", "addresses", "set")
+    difficulty = "hard"
+    answer_type = "set"
+    max_steps = 30
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        orders = persona_orders(world)
+        addresses = world.query(
+            "shop", "SELECT * FROM addresses WHERE user_id = ? ORDER BY id", (PERSONA_ID,)
+        )
+        sent: dict[str, list[str]] = {}
+        for address in addresses:
+            numbers = [o["number"] for o in orders if o["ship_street"] == address["street"]]
+            if 0 < len(numbers) < len(orders):
+                sent[address["label"]] = numbers
+        label = rng.choice(sorted(sent))
+        return {
+            "label": label,
+            "street": next(a["street"] for a in addresses if a["label"] == label),
+            "numbers": sent[label],
+            "all": [o["number"] for o in orders],
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        label = params["label"]
+        return [
+            f'Which of my Northwind Market orders were sent to my "{label}" address? Give me '
+            "their order numbers.",
+            f'List the numbers of every order I had shipped to the address I saved as "{label}".',
+            f'I need the order numbers of all my orders that went to my "{label}" address.',
+            f'Look through my order history: which orders were addressed to "{label}"? Reply '
+            "with the order numbers.",
+            f'Tell me the order numbers of the orders I shipped to my "{label}" address, all '
+            "of them.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        # Every order number of the history is a name an item may be: one more is one too many.
+        self.check_answer(checks, answer, params["numbers"], candidates=params["all"])
+        expect_unchanged(checks, world, "orders", "addresses")
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return [params["label"]]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def numbers(found: list[str]) -> str:
+            return "Orders: " + ", ".join(found)
+
+        return {
+            "every order": self.answering(lambda t: numbers(t.params["all"])),
+            "one order missing": self.answering(
+                lambda t: (
+                    numbers(t.params["numbers"][:-1]) if len(t.params["numbers"]) > 1 else "none"
+                )
+            ),
+            "one order too many": self.answering(
+                lambda t: numbers(
+                    [
+                        *t.params["numbers"],
+                        next(n for n in t.params["all"] if n not in t.params["numbers"]),
+                    ]
+                )
+            ),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        observation = yield from open_link("Address book", observation)
+        tree = AxTree(observation["axtree"])
+        heading = tree.find("heading", contains=task.params["label"])
+        street = next(
+            node.name
+            for node in tree.nodes[tree.nodes.index(heading) + 1 :]
+            if any(ch.isdigit() for ch in node.name)
+        )
+        observation = yield from open_link("Orders", observation)
+        numbers = [
+            node.name
+            for node in AxTree(observation["axtree"]).find_all("link")
+            if node.name.startswith("NM-")
+        ]
+        found = []
+        for number in numbers:
+            observation = yield from open_link(number, observation)
+            if AxTree(observation["axtree"]).has(contains=street):
+                found.append(number)
+            observation = yield from open_link("Orders", observation)
+        yield say(f"The orders sent to {task.params['label']}: {', '.join(found)}.")

@@ -1,0 +1,99 @@
+"""Answer with a ranked list: a department's three best-rated products, best first."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from webenv.axtree import AxTree
+from webenv.tasks import (
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    register,
+)
+from webenv.world import World
+
+from ._listing import department_products, departments, filter_department, listed
+from ._shop import expect_unchanged, say
+
+
+@register
+class TopThreeRated(TaskTemplate):
+    name = "shop.top_three_rated"
+    sites = ("shop",)
+    may_change = allow()
+    tags = ("info-seeking", "sort", "reviews", "list")
+    difficulty = "medium"
+    answer_type = "list"
+    max_steps = 15
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        choices = departments(world)
+        rng.shuffle(choices)
+        for department in choices:
+            products = department_products(world, department["id"])
+            ratings = [p["rating"] for p in products[:4]]
+            top = [p["name"] for p in products[:3]]
+            # A ranking that no tie makes a matter of taste.
+            if ratings == sorted(set(ratings), reverse=True):
+                return {
+                    "department": department["name"],
+                    "products": top,
+                    "fourth": products[3]["name"],
+                }
+        raise LookupError("no department has three best-rated products without a tie")
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        department = params["department"]
+        return [
+            f"Which are the three best-rated products in the {department} department? List "
+            "their names, best first.",
+            f"Give me the top three {department} products by customer rating, in order from "
+            "the highest rated.",
+            f"I only buy well-reviewed things. Name the 3 highest-rated items in {department}, "
+            "best one first.",
+            f"List the three {department} products with the best customer ratings, ranked.",
+            f"What are the top 3 {department} products by rating? Put them in order, "
+            "highest first.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        # The items are read as the shop's product names, so any other product named is one
+        # item too many, and the sentence around them is none.
+        catalogue = [row["name"] for row in world.query("shop", "SELECT name FROM products")]
+        self.check_answer(checks, answer, params["products"], candidates=catalogue)
+        expect_unchanged(checks, world, "orders")
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return [params["department"]]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def names(products: list[str]) -> str:
+            return ", ".join(products)
+
+        return {
+            "in the wrong order": self.answering(
+                lambda t: names([t.params["products"][i] for i in (1, 0, 2)])
+            ),
+            "the fourth instead of the third": self.answering(
+                lambda t: names([*t.params["products"][:2], t.params["fourth"]])
+            ),
+            "four products": self.answering(
+                lambda t: names([*t.params["products"], t.params["fourth"]])
+            ),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        department = task.params["department"]
+        observation = yield from filter_department(department, observation, sort="Customer rating")
+        best = [name for name, _price in listed(AxTree(observation["axtree"]))[:3]]
+        yield say(f"The best-rated are {best[0]}, {best[1]} and {best[2]}.")
