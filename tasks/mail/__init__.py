@@ -1,3 +1,3 @@
 """Mail task templates."""
 
-from . import address_book, impossible, organizing, questions, writing  # noqa: F401
+from . import address_book, impossible, organizing, questions, tidying, writing  # noqa: F401
