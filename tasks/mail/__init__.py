@@ -1,3 +1,12 @@
 """Mail task templates."""
 
-from . import address_book, impossible, organizing, questions, tidying, writing  # noqa: F401
+from . import (  # noqa: F401
+    address_book,
+    contact_edits,
+    impossible,
+    organizing,
+    questions,
+    tidying,
+    topics,
+    writing,
+)
