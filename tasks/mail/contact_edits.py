@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +38,7 @@ def _new_address(rng: random.Random, name: str, old: str) -> str:
     return address if address != old else f"{first}.{last}.home@{DOMAINS[0]}"
 
 
-def _kept(row: Mapping[str, Any]) -> dict[str, Any]:
+def _kept(row: sqlite3.Row) -> dict[str, Any]:
     """A contact's details but its e-mail address, as saving the form stores them."""
     kept = {key: row[key] for key in ("name", "company", "notes", "relationship", "user_id")}
     return {**kept, "phone": normalize_phone(row["phone"])}

@@ -87,7 +87,7 @@ def _names(world: World, rows: list[sqlite3.Row]) -> tuple[set[str], set[str]]:
 def topics(world: World) -> list[dict[str, Any]]:
     """What two colleagues or more wrote about, and nobody else: ``{topic, pattern, query,
     names}`` (``pattern`` None: every message the search finds is about it)."""
-    found = []
+    found: list[tuple[str, str | None, str, list[sqlite3.Row]]] = []
     for topic, pattern, query in TOPICS:
         found.append((topic, pattern, query, _by_subject(world, pattern)))
     for project in PROJECTS:
@@ -95,10 +95,10 @@ def topics(world: World) -> list[dict[str, Any]]:
         if rows is not None:
             found.append((f"the {project} project", None, project, rows))
     chosen = []
-    for topic, pattern, query, rows in found:
+    for topic, about, query, rows in found:
         names, relationships = _names(world, rows)
         if len(names) >= 2 and relationships == {"colleague"}:
-            chosen.append({"topic": topic, "pattern": pattern, "query": query, "names": names})
+            chosen.append({"topic": topic, "pattern": about, "query": query, "names": names})
     return chosen
 
 
