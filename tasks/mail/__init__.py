@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     address_book,
     contact_edits,
     impossible,
+    indirect,
     organizing,
     questions,
     tidying,

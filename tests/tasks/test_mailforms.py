@@ -90,3 +90,18 @@ def test_the_colleagues_on_a_topic_are_a_set(fresh_task: Fresh) -> None:
         assert not task.check(world, Answer("message", extra)).success
         hedge = f"{names[0]} or {', '.join(names[1:])}"
         assert not task.check(world, Answer("message", hedge)).success
+
+
+def test_the_sender_named_by_what_they_sent_is_the_threads_colleague(fresh_task: Fresh) -> None:
+    world, task = fresh_task("mail.phone_of_sender", 1)
+    params = task.params
+    first = world.query(
+        "mail",
+        "SELECT m.sender FROM messages m JOIN threads t ON t.id = m.thread_id"
+        " WHERE t.subject = ? ORDER BY m.sent_at LIMIT 1",
+        (params["subject"],),
+    )
+    contact = world.query("mail", "SELECT * FROM contacts WHERE email = ?", (first[0]["sender"],))
+    assert contact[0]["name"] == params["name"] and contact[0]["relationship"] == "colleague"
+    assert task.check(world, Answer("message", f"Call them on {contact[0]['phone']}.")).success
+    assert not task.check(world, Answer("message", params["other"])).success
