@@ -471,12 +471,17 @@ def grade_address(text: object, street: str, zip_code: str, others: Iterable[str
     return Grade(True, f"gives {street}, {zip_code}", want)
 
 
+#: Asides a careful person puts after a list ("A, B, as far as I can see"): not items.
+_LIST_ASIDES = frozenset({"as far as i can see", "as far as i can tell"})
+
+
 def _items(text: str) -> list[str]:
     _, colon, tail = text.rpartition(":")
     if colon and "\n" not in tail.strip() and len(tail.split(",")) > 1:
         text = tail
     parts = re.split(r"[,;\n&]|\band\b", text)
-    return [item for item in (normalize_text(p).removeprefix("and ") for p in parts) if item]
+    items = (normalize_text(p).removeprefix("and ") for p in parts)
+    return [item for item in items if item and item not in _LIST_ASIDES]
 
 
 def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:

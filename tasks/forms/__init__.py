@@ -1,3 +1,13 @@
 """Forms portal task templates."""
 
-from . import account_changes, appointments, expenses, history, insurance, jobs  # noqa: F401
+from . import (  # noqa: F401
+    account_changes,
+    appointments,
+    booking_more,
+    draft_edits,
+    expenses,
+    history,
+    insurance,
+    jobs,
+    lapsed_claim,
+)

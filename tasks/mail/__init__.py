@@ -1,3 +1,13 @@
 """Mail task templates."""
 
-from . import address_book, impossible, organizing, questions, writing  # noqa: F401
+from . import (  # noqa: F401
+    address_book,
+    contact_edits,
+    impossible,
+    indirect,
+    organizing,
+    questions,
+    tidying,
+    topics,
+    writing,
+)
