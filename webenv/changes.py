@@ -87,7 +87,7 @@ USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
         # diff that named them would catch a site bug that did.
         "people": Tracked(),
         "events": Tracked(),
-        "invitees": Tracked(key=("event_id", "email")),
+        "invitees": Tracked(),
         # What the user answered organizers, kept when the event goes.
         "replies": Tracked(),
     },

@@ -41,12 +41,13 @@ CREATE TABLE events (
 CREATE INDEX events_by_start ON events (starts_at);
 
 CREATE TABLE invitees (
+  id INTEGER PRIMARY KEY,
   event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
   email TEXT NOT NULL,
   name TEXT NOT NULL,
   response TEXT NOT NULL DEFAULT 'none'
     CHECK (response IN ('accepted', 'declined', 'tentative', 'none')),
-  PRIMARY KEY (event_id, email)
+  UNIQUE (event_id, email)
 );
 
 -- Every reply the user sent an organizer (kept when the event goes).
