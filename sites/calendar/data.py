@@ -144,8 +144,9 @@ def _seed(
         day = today + timedelta(days=rng.randint(-20, 25))
         writer.one_off(title, "", day, [], organizer=None, location=place)
     # Invitations waiting for a reply; the first overlaps something the user already has.
+    organizers = rng.sample(people, 3)
     for index, (title, description) in enumerate(rng.sample(INVITATIONS, 3)):
-        organizer = rng.choice(people)
+        organizer = organizers[index]
         guests = [organizer, *rng.sample([p for p in people if p != organizer], 2)]
         day = today + timedelta(days=rng.randint(2, 14))
         writer.invitation(title, description, day, organizer, guests, clash=index == 0)

@@ -279,3 +279,29 @@ def answer_invitation(title: str, button: str, observation: Mapping[str, Any]) -
     observation = yield click(AxTree(observation["axtree"]), "link", title)
     observation = yield click(AxTree(observation["axtree"]), "button", button)
     return observation
+
+
+def awaited_meetings(world: World) -> list[dict[str, Any]]:
+    """The user's own upcoming meetings (one-offs) some guests have not answered yet, each with
+    ``waiting`` and ``answered`` (the guests' ``{"name", "email"}``, by name)."""
+    found = []
+    for event in events(
+        world,
+        "series_id IS NULL AND status = 'confirmed' AND organizer_email = ? AND starts_at > ?",
+        (me(world), world.now.isoformat()),
+        initial=True,
+    ):
+        rows = world.initial_query(
+            SITE,
+            "SELECT name, email, response FROM invitees WHERE event_id = ? ORDER BY name",
+            (event["id"],),
+        )
+        waiting = [
+            {"name": r["name"], "email": r["email"]} for r in rows if r["response"] == "none"
+        ]
+        answered = [
+            {"name": r["name"], "email": r["email"]} for r in rows if r["response"] != "none"
+        ]
+        if waiting and answered:
+            found.append({**event, "waiting": waiting, "answered": answered})
+    return found

@@ -24,8 +24,9 @@ from webenv.world import World
 
 from ._calendar import (
     SITE,
+    awaited_meetings,
+    day_name,
     events,
-    guests,
     home_zone,
     open_calendar,
     open_event,
@@ -33,7 +34,6 @@ from ._calendar import (
     to_local,
 )
 
-PLANNING = "Quarterly planning"
 
 
 def _say(text: str) -> str:
@@ -51,33 +51,27 @@ class WhoHasNotReplied(TaskTemplate):
     max_steps = 12
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        event = events(world, "title = ?", (PLANNING,), initial=True)[0]
-        replies = guests(world, event["id"], initial=True)
-        names = {
-            row["email"]: row["name"]
-            for row in world.initial_query(
-                SITE, "SELECT email, name FROM invitees WHERE event_id = ?", (event["id"],)
-            )
-        }
-        waiting = sorted(names[email] for email, reply in replies.items() if reply == "none")
-        answered = sorted(names[email] for email, reply in replies.items() if reply != "none")
+        event = rng.choice(awaited_meetings(world))
         day = to_local(event["starts_at"], home_zone(world)).date()
         return {
             "event_id": event["id"],
+            "title": event["title"],
             "day": day.isoformat(),
-            "waiting": waiting,
-            "answered": answered,
+            "waiting": [guest["name"] for guest in event["waiting"]],
+            "answered": [guest["name"] for guest in event["answered"]],
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
+        title = params["title"]
+        day = day_name(date.fromisoformat(params["day"]))
         return [
-            f"Who hasn't replied yet to my “{PLANNING}” meeting?",
-            f"I need to book a room for “{PLANNING}”. Which guests still haven't answered the "
-            "invitation?",
-            f"Look at my {PLANNING} meeting and tell me who has not responded.",
-            f"Which of the people I invited to {PLANNING} owe me a reply?",
-            f"List the guests of my “{PLANNING}” meeting who have neither accepted nor declined "
-            "nor said maybe.",
+            f"Who hasn't replied yet to my “{title}” meeting on {day}?",
+            f"I need to book a room for “{title}” ({day}). Which guests still haven't answered "
+            "the invitation?",
+            f"Look at my {title} meeting on {day} and tell me who has not responded.",
+            f"Which of the people I invited to {title} on {day} owe me a reply?",
+            f"List the guests of my “{title}” meeting ({day}) who have neither accepted nor "
+            "declined nor said maybe.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -86,7 +80,7 @@ class WhoHasNotReplied(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [PLANNING]
+        return [params["title"], day_name(date.fromisoformat(params["day"]))]
 
     def near_misses(self) -> dict[str, NearMiss]:
         def everyone(task: Task) -> str:
@@ -103,7 +97,7 @@ class WhoHasNotReplied(TaskTemplate):
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         observation = yield from open_calendar(observation)
         day = date.fromisoformat(task.params["day"])
-        observation = yield from open_event(PLANNING, day, observation)
+        observation = yield from open_event(task.params["title"], day, observation)
         tree = AxTree(observation["axtree"])
         waiting = []
         for row in tree.find_all("row"):

@@ -26,6 +26,7 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ..calendar._calendar import (
+    awaited_meetings,
     busy,
     clock,
     day_name,
@@ -43,7 +44,6 @@ from ..calendar._calendar import (
     today,
     working_days,
 )
-from ..calendar.questions import PLANNING
 from ..mail._mail import SENDING, send
 from ._flows import (
     deliver_mail,
@@ -221,32 +221,28 @@ class RemindUnanswered(TaskTemplate):
     max_steps = 20
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        event = world.initial_query(
-            "calendar", "SELECT id, starts_at FROM events WHERE title = ?", (PLANNING,)
-        )[0]
-        rows = world.initial_query(
-            "calendar",
-            "SELECT email, name, response FROM invitees WHERE event_id = ?",
-            (event["id"],),
-        )
+        event = rng.choice(awaited_meetings(world))
         day = to_local(event["starts_at"], home_zone(world)).date()
         return {
+            "title": event["title"],
             "day": day.isoformat(),
-            "waiting": sorted(r["email"] for r in rows if r["response"] == "none"),
-            "answered": sorted(r["email"] for r in rows if r["response"] != "none"),
+            "waiting": sorted(guest["email"] for guest in event["waiting"]),
+            "answered": sorted(guest["email"] for guest in event["answered"]),
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
+        title, day = params["title"], day_name(date.fromisoformat(params["day"]))
         return [
-            f"Send one e-mail to everyone who hasn't answered my “{PLANNING}” invitation yet, "
-            "asking them to reply.",
-            f"Some guests of my {PLANNING} meeting haven't responded. E-mail just them (one "
-            "message) and ask them to.",
-            f"Nudge the people who still owe me a reply to “{PLANNING}”: one e-mail to all of "
-            "them, nobody else.",
-            f"Write a single reminder e-mail to the {PLANNING} guests who have not replied.",
-            f"Ask, in one e-mail, the invitees of my “{PLANNING}” meeting who haven't responded "
-            "to please answer the invitation.",
+            f"Send one e-mail to everyone who hasn't answered my “{title}” invitation ({day}) "
+            "yet, asking them to reply.",
+            f"Some guests of my {title} meeting on {day} haven't responded. E-mail just them "
+            "(one message) and ask them to.",
+            f"Nudge the people who still owe me a reply to “{title}” on {day}: one e-mail to "
+            "all of them, nobody else.",
+            f"Write a single reminder e-mail to the guests of {title} ({day}) who have not "
+            "replied.",
+            f"Ask, in one e-mail, the invitees of my “{title}” meeting on {day} who haven't "
+            "responded to please answer the invitation.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -262,7 +258,7 @@ class RemindUnanswered(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [PLANNING]
+        return [params["title"], day_name(date.fromisoformat(params["day"]))]
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {
@@ -274,7 +270,7 @@ class RemindUnanswered(TaskTemplate):
         params = task.params
         observation = yield from open_calendar(observation)
         day = date.fromisoformat(params["day"])
-        observation = yield from open_event(PLANNING, day, observation)
+        observation = yield from open_event(params["title"], day, observation)
         tree = AxTree(observation["axtree"])
         emails = []
         for row in tree.find_all("row"):
@@ -287,8 +283,8 @@ class RemindUnanswered(TaskTemplate):
         observation = yield f'click("{AxTree(observation["axtree"]).id("link", "Compose")}")'
         values = {
             "To": ", ".join(emails),
-            "Subject": f"{PLANNING}: please reply",
-            "Body": f"Hi all,\n\nCould you answer the {PLANNING} invitation? I need the "
-            "numbers to book a room.\n\nThanks!",
+            "Subject": f"{params['title']}: please reply",
+            "Body": f"Hi all,\n\nCould you answer the {params['title']} invitation? I need "
+            "the numbers to book a room.\n\nThanks!",
         }
         yield from send(values, observation)

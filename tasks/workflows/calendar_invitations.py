@@ -120,6 +120,7 @@ class DeclineClashingInvitation(TaskTemplate):
             "event_id": chosen["id"],
             "invitee_id": chosen["invitee_id"],
             "title": chosen["title"],
+            "senders": sorted({item["organizer"] for item in pending}),
             "others": [
                 {"title": o["title"], "event_id": o["id"], "invitee_id": o["invitee_id"]}
                 for o in others
@@ -130,17 +131,19 @@ class DeclineClashingInvitation(TaskTemplate):
         return "mail", "/"
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
+        senders = params["senders"]
+        who = ", ".join(senders[:-1]) + f" and {senders[-1]}" if len(senders) > 1 else senders[0]
         return [
-            "One of the meeting invitations in my mailbox clashes with something already in my "
-            "calendar. Decline that one, and leave the other invitations unanswered.",
-            "I got a few meeting invites by e-mail. Turn down the one that overlaps a meeting I "
-            "already have; don't answer the rest.",
-            "Decline whichever e-mailed invitation conflicts with my existing calendar. The "
-            "others I'll answer myself later.",
-            "Check my invitations against my calendar and say no to the one that double-books "
-            "me. Don't reply to any other.",
-            "An invitation that came by e-mail overlaps one of my meetings: decline just that "
-            "invitation.",
+            f"{who} sent me meeting invitations by e-mail. One of them clashes with something "
+            "already in my calendar: decline that one, and leave the others unanswered.",
+            f"I got meeting invites by e-mail from {who}. Turn down the one that overlaps a "
+            "meeting I already have; don't answer the rest.",
+            f"Decline whichever invitation (from {who}, in my mailbox) conflicts with my "
+            "existing calendar. The others I'll answer myself later.",
+            f"Check the invitations {who} e-mailed me against my calendar and say no to the one "
+            "that double-books me. Don't reply to any other.",
+            f"Of the invitations from {who} in my mailbox, one overlaps one of my meetings: "
+            "decline just that invitation.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -149,7 +152,7 @@ class DeclineClashingInvitation(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return []
+        return list(params["senders"])
 
     def near_misses(self) -> dict[str, NearMiss]:
         def wrong_one(task: Task, observation: Mapping[str, Any]) -> Oracle:
