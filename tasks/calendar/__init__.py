@@ -1,3 +1,3 @@
 """Task templates of the calendar: booking, rescheduling, series, questions about meetings."""
 
-from . import meetings, questions  # noqa: F401
+from . import collateral, meetings, questions  # noqa: F401

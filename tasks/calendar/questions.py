@@ -35,7 +35,6 @@ from ._calendar import (
 )
 
 
-
 def _say(text: str) -> str:
     return f"send_msg_to_user({json.dumps(text)})"
 
