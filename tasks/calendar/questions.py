@@ -120,7 +120,16 @@ class NextOneOnOne(TaskTemplate):
         titles = sorted(
             {e["title"] for e in events(world, "title LIKE '1:1 with %'", initial=True)}
         )
+        cancelled = events(
+            world,
+            "title LIKE '1:1 with %' AND status = 'cancelled' AND starts_at > ?",
+            (world.now.isoformat(),),
+            initial=True,
+        )
+        # Half the time, when a week is cancelled, the 1:1 whose next meeting is not this week's.
         title = rng.choice(titles)
+        if cancelled and rng.random() < 0.5:
+            title = cancelled[0]["title"]
         zone = home_zone(world)
         upcoming = events(
             world,
