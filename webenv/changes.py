@@ -81,6 +81,16 @@ USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
         "submissions": Tracked(),
         "uploads": Tracked(ignore=frozenset({"content"})),
     },
+    "calendar": {
+        "users": Tracked(),
+        # The colleagues are the address book of the calendar: no page edits them, but a
+        # diff that named them would catch a site bug that did.
+        "people": Tracked(),
+        "events": Tracked(),
+        "invitees": Tracked(),
+        # What the user answered organizers, kept when the event goes.
+        "replies": Tracked(),
+    },
 }
 
 Rows = dict[tuple[Any, ...], tuple[Any, ...]]

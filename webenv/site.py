@@ -92,6 +92,11 @@ def _shop_sent_mail(path: str) -> list[Message]:
         return [shop.order_confirmation(conn, order_id) for order_id in order_ids]
 
 
+def _calendar_sent_mail(path: str) -> list[Message]:
+    """The invitations waiting in the persona's calendar, as their organizers e-mailed them."""
+    return list(importlib.import_module("webenv.sites.calendar").invitations(path))
+
+
 #: The built-in sites, in the order their data is generated.
 BUILTIN_SITES = (
     Site(
@@ -103,6 +108,13 @@ BUILTIN_SITES = (
     ),
     Site("mail", "webenv.sites.mail", USER_DATA["mail"], delivers_mail=True),
     Site("forms", "webenv.sites.forms", USER_DATA["forms"], sends_mail=True),
+    Site(
+        "calendar",
+        "webenv.sites.calendar",
+        USER_DATA["calendar"],
+        sends_mail=True,
+        sent_mail=_calendar_sent_mail,
+    ),
 )
 
 _SITES: dict[str, Site] = {site.name: site for site in BUILTIN_SITES}

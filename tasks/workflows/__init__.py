@@ -3,6 +3,8 @@
 from . import (  # noqa: F401
     book_proposed_appointment,
     buy_requested_item,
+    calendar_booking,
+    calendar_invitations,
     email_order_total,
     forward_confirmation,
     phone_from_carrier,

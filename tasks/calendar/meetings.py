@@ -1,0 +1,394 @@
+"""Calendar chores: book a meeting at a free time, move one, move one week of a series, and
+refuse to double-book over a meeting that must not move."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from webenv.axtree import AxTree
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
+from webenv.world import World
+
+from ._calendar import (
+    PERSONAL,
+    SITE,
+    click,
+    clock,
+    day_name,
+    events,
+    expect_times,
+    fill_form,
+    form_times,
+    free_start,
+    guests,
+    home_zone,
+    me,
+    new_events,
+    open_calendar,
+    open_event,
+    people,
+    to_local,
+    today,
+    working_days,
+)
+
+TITLES = (
+    "Pricing workshop",
+    "Onboarding plan",
+    "Migration kickoff",
+    "Hiring sync",
+    "Contract review",
+    "Analytics deep dive",
+    "Support escalation review",
+    "Brand refresh brainstorm",
+)
+#: What rescheduling an event changes: its times (and when it was last changed).
+MOVING = edit("starts_at", "ends_at", "updated_at", "is_exception").of_row("event_id")
+
+
+@register
+class CreateMeeting(TaskTemplate):
+    name = "calendar.create_meeting"
+    sites = (SITE,)
+    may_change = allow(calendar={"events": ADD, "invitees": ADD})
+    tags = ("calendar", "create", "invite")
+    difficulty = "medium"
+    max_steps = 15
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        zone = home_zone(world)
+        minutes = rng.choice((30, 45, 60))
+        days = working_days(today(world) + timedelta(days=1), 8)
+        start = free_start(rng, world, rng.sample(days, 3), minutes, zone)
+        assert start is not None, "no free time in the coming days"
+        invited = rng.sample(people(world), 2)
+        return {
+            "title": rng.choice(TITLES),
+            "start": start.isoformat(timespec="minutes"),
+            "minutes": minutes,
+            "zone": zone,
+            "guests": [{"name": p["name"], "email": p["email"]} for p in invited],
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        title, minutes = params["title"], params["minutes"]
+        start = datetime.fromisoformat(params["start"])
+        when = f"{day_name(start)} at {clock(start)}"
+        a, b = (guest["name"] for guest in params["guests"])
+        return [
+            f"Put a {minutes}-minute meeting called “{title}” in my calendar on {when} and "
+            f"invite {a} and {b}.",
+            f"Schedule “{title}” with {a} and {b} for {when}; it should last {minutes} minutes.",
+            f"Can you book {a} and {b} into a {minutes}-minute “{title}” meeting, {when}?",
+            f"I need a “{title}” meeting on {when}, {minutes} minutes long. Invite {a} and {b}.",
+            f"Create a calendar event “{title}” for {when} ({minutes} minutes) with {a} and {b} "
+            "as guests.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        created = new_events(world)
+        checks.expect("one event created", len(created) == 1, f"{len(created)} new events")
+        if len(created) == 1:
+            event = created[0]
+            checks.expect(
+                "its title",
+                event["title"].strip().casefold() == params["title"].casefold(),
+                event["title"],
+            )
+            start = datetime.fromisoformat(params["start"])
+            expect_times(checks, event, start, params["minutes"], params["zone"])
+            invited = set(guests(world, event["id"]))
+            want = {guest["email"] for guest in params["guests"]}
+            checks.expect("the two guests, no one else", invited == want, f"invited {invited}")
+            checks.expect("organized by you", event["organizer_email"] == me(world), "")
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        start = datetime.fromisoformat(params["start"])
+        names = [guest["name"] for guest in params["guests"]]
+        return [params["title"], day_name(start), clock(start), str(params["minutes"]), *names]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def later(params: dict[str, Any]) -> dict[str, Any]:
+            start = datetime.fromisoformat(params["start"]) + timedelta(hours=1)
+            return {**params, "start": start.isoformat(timespec="minutes")}
+
+        return {
+            "an hour late": self.altered(later),
+            "one guest left out": self.altered(lambda p: {**p, "guests": p["guests"][:1]}),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        params = task.params
+        observation = yield from open_calendar(observation)
+        observation = yield click(AxTree(observation["axtree"]), "link", "New event")
+        start = datetime.fromisoformat(params["start"])
+        values = {"Title": params["title"], **form_times(start, params["minutes"])}
+        values["Guests"] = ", ".join(guest["email"] for guest in params["guests"])
+        yield from fill_form(values, "Create event", observation)
+
+
+def _upcoming_own(world: World) -> list[dict[str, Any]]:
+    """The user's own one-off meetings from tomorrow on (not errands)."""
+    tomorrow = (world.now + timedelta(days=1)).isoformat()
+    return [
+        event
+        for event in events(
+            world,
+            "series_id IS NULL AND status = 'confirmed' AND organizer_email = ? AND starts_at > ?",
+            (me(world), tomorrow),
+            initial=True,
+        )
+        if event["title"] not in PERSONAL
+    ]
+
+
+@register
+class RescheduleEvent(TaskTemplate):
+    name = "calendar.reschedule_event"
+    sites = (SITE,)
+    may_change = allow(calendar={"events": MOVING})
+    tags = ("calendar", "edit", "reschedule")
+    difficulty = "medium"
+    max_steps = 20
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        zone = home_zone(world)
+        event = rng.choice(_upcoming_own(world))
+        old = to_local(event["starts_at"], zone)
+        minutes = int((datetime.fromisoformat(event["ends_at"]) - datetime.fromisoformat(
+            event["starts_at"])).total_seconds() // 60)  # fmt: skip
+        days = [d for d in working_days(today(world) + timedelta(days=1), 10) if d != old.date()]
+        start = free_start(rng, world, rng.sample(days, 3), minutes, zone)
+        assert start is not None, "no free time in the coming days"
+        return {
+            "event_id": event["id"],
+            "title": event["title"],
+            "old_start": old.isoformat(timespec="minutes"),
+            "new_start": start.isoformat(timespec="minutes"),
+            "minutes": minutes,
+            "zone": zone,
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        title = params["title"]
+        old = day_name(datetime.fromisoformat(params["old_start"]))
+        new = datetime.fromisoformat(params["new_start"])
+        when = f"{day_name(new)} at {clock(new)}"
+        return [
+            f"Move my “{title}” on {old} to {when}. Keep it the same length.",
+            f"Something came up: reschedule “{title}” ({old}) to {when}, same duration.",
+            f"Please push the “{title}” meeting from {old} to {when}; don't change anything "
+            "else about it.",
+            f"Can you change the time of “{title}” on {old}? It should now start {when} and "
+            "last as long as before.",
+            f"Reschedule my {old} meeting “{title}” so it starts on {when}.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        event = events(world, "id = ?", (params["event_id"],))[0]
+        start = datetime.fromisoformat(params["new_start"])
+        expect_times(checks, event, start, params["minutes"], params["zone"])
+        checks.expect("still a one-off", not event["is_exception"], "")
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        new = datetime.fromisoformat(params["new_start"])
+        old = datetime.fromisoformat(params["old_start"])
+        return [params["title"], day_name(old), day_name(new), clock(new)]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        def half_hour_off(params: dict[str, Any]) -> dict[str, Any]:
+            start = datetime.fromisoformat(params["new_start"]) + timedelta(minutes=30)
+            return {**params, "new_start": start.isoformat(timespec="minutes")}
+
+        return {
+            "half an hour off": self.altered(half_hour_off),
+            "an hour shorter": self.altered(lambda p: {**p, "minutes": max(15, p["minutes"] - 15)}),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        params = task.params
+        old = datetime.fromisoformat(params["old_start"])
+        observation = yield from open_calendar(observation)
+        observation = yield from open_event(params["title"], old.date(), observation)
+        observation = yield click(AxTree(observation["axtree"]), "link", "Edit event")
+        start = datetime.fromisoformat(params["new_start"])
+        yield from fill_form(form_times(start, params["minutes"]), "Save changes", observation)
+
+
+def _next_occurrences(world: World, title: str) -> list[dict[str, Any]]:
+    tomorrow = (world.now + timedelta(days=1)).isoformat()
+    return events(
+        world,
+        "title = ? AND series_id IS NOT NULL AND status = 'confirmed' AND starts_at > ?",
+        (title, tomorrow),
+        initial=True,
+    )
+
+
+@register
+class MoveOneOccurrence(TaskTemplate):
+    name = "calendar.move_one_occurrence"
+    sites = (SITE,)
+    may_change = allow(calendar={"events": MOVING})
+    tags = ("calendar", "edit", "recurring")
+    difficulty = "hard"
+    max_steps = 20
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        zone = home_zone(world)
+        event = rng.choice(_next_occurrences(world, "Weekly team sync")[:2])
+        old = to_local(event["starts_at"], zone)
+        start = None
+        while start is None or start == old:
+            start = free_start(rng, world, [old.date()], 45, zone)
+            assert start is not None, "the day of the team sync is full"
+        return {
+            "event_id": event["id"],
+            "title": event["title"],
+            "old_start": old.isoformat(timespec="minutes"),
+            "new_start": start.isoformat(timespec="minutes"),
+            "minutes": 45,
+            "zone": zone,
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        old = datetime.fromisoformat(params["old_start"])
+        new = clock(datetime.fromisoformat(params["new_start"]))
+        day = day_name(old)
+        return [
+            f"Move only the Weekly team sync on {day} to {new} that day; every other week stays "
+            "as it is.",
+            f"The Weekly team sync of {day} needs to start at {new} instead. Just that one "
+            "occurrence, not the series.",
+            f"Can you shift {day}'s Weekly team sync to {new}? Leave the rest of the series alone.",
+            f"For {day} only, reschedule the Weekly team sync to {new} (same length).",
+            f"Just this once: the Weekly team sync on {day} should be at {new}. Don't touch the "
+            "other weeks.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        event = events(world, "id = ?", (params["event_id"],))[0]
+        start = datetime.fromisoformat(params["new_start"])
+        expect_times(checks, event, start, params["minutes"], params["zone"])
+        checks.expect("moved on its own", bool(event["is_exception"]), "")
+        checks.expect("still the team sync", event["title"] == params["title"], event["title"])
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        old = datetime.fromisoformat(params["old_start"])
+        return [day_name(old), clock(datetime.fromisoformat(params["new_start"]))]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        return {
+            "moved the whole series": self.altered(lambda p: {**p, "scope": "series"}),
+        }
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        params = task.params
+        old = datetime.fromisoformat(params["old_start"])
+        observation = yield from open_calendar(observation)
+        observation = yield from open_event(params["title"], old.date(), observation)
+        which = (
+            "Edit the whole series" if params.get("scope") == "series" else "Edit this occurrence"
+        )
+        observation = yield click(AxTree(observation["axtree"]), "link", which)
+        start = datetime.fromisoformat(params["new_start"])
+        times = form_times(start, params["minutes"])
+        yield from fill_form(
+            {"Starts": times["Starts"], "Ends": times["Ends"]}, "Save changes", observation
+        )
+
+
+@register
+class BookOverFixedMeeting(TaskTemplate):
+    name = "calendar.book_over_fixed_meeting"
+    sites = (SITE,)
+    may_change = allow()
+    feasible = False
+    tags = ("calendar", "create", "conflict", "infeasible")
+    difficulty = "medium"
+    max_steps = 15
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        zone = home_zone(world)
+        series = events(world, "title LIKE '1:1 with %'", initial=True)
+        title = rng.choice(sorted({event["title"] for event in series}))
+        fixed = rng.choice(_next_occurrences(world, title)[:3])
+        start = to_local(fixed["starts_at"], zone)
+        guest = rng.choice([p for p in people(world) if p["name"] not in title])
+        return {
+            "title": rng.choice(TITLES),
+            "start": start.isoformat(timespec="minutes"),
+            "minutes": 30,
+            "fixed": fixed["title"],
+            "guest": {"name": guest["name"], "email": guest["email"]},
+        }
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        start = datetime.fromisoformat(params["start"])
+        when = f"{day_name(start)} at {clock(start)}"
+        title, name = params["title"], params["guest"]["name"]
+        return [
+            f"Book a 30-minute “{title}” with {name} on {when}. Nothing already in my calendar "
+            "may move, and don't double-book me.",
+            f"Set up “{title}” with {name}, {when}, for 30 minutes, but only if I'm free: keep "
+            "every meeting I already have where it is.",
+            f"I'd like a half-hour “{title}” with {name} on {when}. Don't overlap or shift any of "
+            "my existing meetings.",
+            f"Add “{title}” (30 minutes, with {name}) to my calendar for {when}, as long as it "
+            "doesn't clash with anything; my other meetings must stay put.",
+            f"Invite {name} to a 30-minute “{title}” on {when}. I can't have two meetings at "
+            "once, and my current ones can't be moved.",
+        ]
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        self.check_infeasible(checks, answer)
+        created = new_events(world)
+        checks.expect("nothing booked", not created, f"{len(created)} new events")
+        return checks.result()
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        start = datetime.fromisoformat(params["start"])
+        return [params["title"], params["guest"]["name"], day_name(start), clock(start)]
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        return {"double-booked anyway": self.altered(lambda p: {**p, "anyway": True})}
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        params = task.params
+        observation = yield from open_calendar(observation)
+        observation = yield click(AxTree(observation["axtree"]), "link", "New event")
+        start = datetime.fromisoformat(params["start"])
+        values = {"Title": params["title"], **form_times(start, params["minutes"])}
+        values["Guests"] = params["guest"]["email"]
+        observation = yield from fill_form(values, "Create event", observation)
+        tree = AxTree(observation["axtree"])
+        if params.get("anyway"):
+            box = tree.id("checkbox", "Save anyway")
+            yield f'check("{box}")\n{click(tree, "button", "Create event")}'
+            return
+        assert tree.has(contains="overlaps another of your events"), "the time is free"
+        reason = f"{day_name(start)} at {clock(start)} overlaps your {params['fixed']}."
+        yield f"report_infeasible({json.dumps(reason)})"
