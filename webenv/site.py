@@ -103,6 +103,7 @@ BUILTIN_SITES = (
     ),
     Site("mail", "webenv.sites.mail", USER_DATA["mail"], delivers_mail=True),
     Site("forms", "webenv.sites.forms", USER_DATA["forms"], sends_mail=True),
+    Site("help", "webenv.sites.help", USER_DATA["help"], sends_mail=True),
 )
 
 _SITES: dict[str, Site] = {site.name: site for site in BUILTIN_SITES}
