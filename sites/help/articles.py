@@ -120,7 +120,8 @@ def _shipping(minimum: int, standard: int) -> str:
 
 def _returns(days: int) -> str:
     return (
-        f"You can return items from a delivered order for {days} days after the day you "
+        f"Our return window is {days} days. You can return items from a delivered order for "
+        f"{days} days after the day you "
         "placed the order. The last day you can return is shown on the order's page under "
         "Order history.\n\n"
         "## What can be returned\n\n"
