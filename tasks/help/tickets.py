@@ -1,0 +1,1 @@
+"""Templates on the help centre's support tickets."""
