@@ -108,7 +108,11 @@ def _articles(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None
 
 
 def _tickets(db: sqlite3.Connection, rng: random.Random, now: datetime, persona: Persona) -> None:
-    chosen = rng.sample(PAST_TICKETS, rng.randint(3, 5))
+    # One request waits for the user's reply; two to four others are open or resolved.
+    waiting = [t for t in PAST_TICKETS if t[4] == "awaiting_reply"]
+    first = rng.choice(waiting)
+    others = [t for t in PAST_TICKETS if t is not first]
+    chosen = [first, *rng.sample(others, rng.randint(2, 4))]
     opened_days = sorted(rng.sample(range(6, 200), len(chosen)), reverse=True)
     for (topic, subject, message, answer, status), days in zip(chosen, opened_days, strict=True):
         opened = now - timedelta(days=days, hours=rng.randint(0, 9), minutes=rng.randint(0, 59))
