@@ -119,12 +119,6 @@ def last_updated(tree: AxTree) -> str:
     return line.split("Last updated ", 1)[1].split(" ·")[0].strip()
 
 
-def article_text(observation: Mapping[str, Any]) -> str:
-    """The static text of the page, one node a line."""
-    tree = AxTree(observation["axtree"])
-    return "\n".join(node.name for node in tree if node.role in ("StaticText", "listitem"))
-
-
 def contact(values: Mapping[str, str], observation: Mapping[str, Any]) -> Moves:
     """On any help page: open Contact support, fill in the form with ``values`` (topic,
     reference, subject, message) and send it."""

@@ -33,7 +33,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ..help._help import article_text, open_article
+from ..help._help import open_article
 from ._flows import new_rows, open_order_history, persona_orders, rows, unique_items
 
 REASONS = ("Doesn't fit", "Changed my mind", "Not as described", "Found a better price")
@@ -110,7 +110,7 @@ class _ReturnIfAllowed(TaskTemplate):
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         p = task.params
         observation = yield from open_article("Our return policy", observation)
-        found = _WINDOW.search(article_text(observation))
+        found = _WINDOW.search(observation["axtree"])
         days = int(found[1]) if found else 0
         observation = yield from open_order_history(observation)
         links = [
