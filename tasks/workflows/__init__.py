@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     buy_requested_item,
     email_order_total,
     forward_confirmation,
+    help_damaged_return,
     help_free_shipping_gap,
     help_return_policy,
     help_ticket_for_order,

@@ -42,7 +42,7 @@ _WINDOW = re.compile(r"Our return window is (\d+) days")
 _PLACED = re.compile(r"Placed on (\w+ \d{1,2}, \d{4})")
 
 
-def _orders(world: World, inside: bool) -> list[dict[str, Any]]:
+def returnable_orders(world: World, inside: bool) -> list[dict[str, Any]]:
     """Delivered orders with nothing returned yet, inside the current window or past it."""
     opened = (world.now - timedelta(days=CURRENT["return_window_days"])).isoformat()
     returned = {row["order_id"] for row in rows(world, "shop", "SELECT order_id FROM returns")}
@@ -64,7 +64,7 @@ class _ReturnIfAllowed(TaskTemplate):
     inside: bool = True
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        orders = _orders(world, self.inside)
+        orders = returnable_orders(world, self.inside)
         items = unique_items(world, orders) or unique_items(world, orders, among_all=False)
         item = rng.choice(items)
         refund = rng.choice(sorted(REFUNDS))
