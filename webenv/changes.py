@@ -91,6 +91,13 @@ USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
         # What the user answered organizers, kept when the event goes.
         "replies": Tracked(),
     },
+    # The help centre's articles and revisions are its catalogue; the user's are the account,
+    # the support tickets and their messages.
+    "help": {
+        "users": Tracked(),
+        "tickets": Tracked(),
+        "ticket_messages": Tracked(),
+    },
 }
 
 Rows = dict[tuple[Any, ...], tuple[Any, ...]]

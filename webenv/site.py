@@ -115,6 +115,7 @@ BUILTIN_SITES = (
         sends_mail=True,
         sent_mail=_calendar_sent_mail,
     ),
+    Site("help", "webenv.sites.help", USER_DATA["help"], sends_mail=True),
 )
 
 _SITES: dict[str, Site] = {site.name: site for site in BUILTIN_SITES}

@@ -1,0 +1,215 @@
+"""Return an item only if the help centre's *current* return policy allows it.
+
+The policy article's older revisions state longer windows (60, then 45 days); the current one
+states the shop's real window. An order delivered inside the window is returned; one placed
+before it opened is infeasible ("the window has closed"), even when an older revision's window
+would still cover it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from webenv.sites.help.articles import CURRENT, SUPERSEDED
+
+from webenv.axtree import AxTree
+from webenv.tasks import (
+    ADD,
+    Answer,
+    CheckResult,
+    Checks,
+    NearMiss,
+    Oracle,
+    Task,
+    TaskTemplate,
+    allow,
+    edit,
+    register,
+)
+from webenv.world import World
+
+from ..help._help import open_article
+from ._flows import new_rows, open_order_history, persona_orders, rows, unique_items
+
+REASONS = ("Doesn't fit", "Changed my mind", "Not as described", "Found a better price")
+REFUNDS = {"original": "Original payment method", "store_credit": "Store credit"}
+_WINDOW = re.compile(r"Our return window is (\d+) days")
+_PLACED = re.compile(r"Placed on (\w+ \d{1,2}, \d{4})")
+
+
+def returnable_orders(world: World, inside: bool) -> list[dict[str, Any]]:
+    """Delivered orders with nothing returned yet, inside the current window or past it."""
+    opened = (world.now - timedelta(days=CURRENT["return_window_days"])).isoformat()
+    returned = {row["order_id"] for row in rows(world, "shop", "SELECT order_id FROM returns")}
+    return [
+        order
+        for order in persona_orders(world)
+        if order["status"] == "delivered"
+        and order["id"] not in returned
+        and (order["created_at"] >= opened) == inside
+    ]
+
+
+class _ReturnIfAllowed(TaskTemplate):
+    sites = ("shop", "help")
+    tags = ("cross-site", "returns", "policy", "outdated-information")
+    difficulty = "hard"
+    max_steps = 30
+    #: Whether the sampled order is inside the current return window.
+    inside: bool = True
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        orders = returnable_orders(world, self.inside)
+        items = unique_items(world, orders) or unique_items(world, orders, among_all=False)
+        item = rng.choice(items)
+        refund = rng.choice(sorted(REFUNDS))
+        reason = rng.choice(REASONS)
+        placed = next(o for o in orders if o["id"] == item["order_id"])
+        return {
+            "item": item["name"],
+            "order_item_id": item["id"],
+            "order_id": placed["id"],
+            "quantity": item["quantity"],
+            "placed": placed["created_at"][:10],
+            "reason": reason,
+            "decoy_reason": rng.choice([r for r in REASONS if r != reason]),
+            "refund": REFUNDS[refund],
+            "refund_method": refund,
+        }
+
+    def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
+        return "help", "/"
+
+    def goals(self, params: Mapping[str, Any]) -> list[str]:
+        item, reason, refund = params["item"], params["reason"], params["refund"]
+        return [
+            f'I want to send back the "{item}" I bought on Northwind Market (all of them). '
+            "Check the help centre's return policy first; if my order is still within the "
+            f'return window, request the return with the reason "{reason}" and a refund to '
+            f"{refund}.",
+            f'Can I still return the "{item}"? Look at the return policy in the help centre '
+            f'and, if it allows it, start the return on the shop: reason "{reason}", refund '
+            f"as {refund}.",
+            f'Please return every "{item}" from my Northwind Market order if the current '
+            f'return rules still allow it. Reason: "{reason}". Refund: {refund}.',
+            f'Read the help centre\'s return policy, then return the "{item}" from my order '
+            f'history if the order is still returnable (reason "{reason}", refund to {refund}).',
+            f"If the shop's return window hasn't closed on my order of the \"{item}\", request "
+            f'a return of all of them: "{reason}", refunded to {refund}. The help centre has '
+            "the policy.",
+        ]
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        return [params["item"], params["reason"], params["refund"]]
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        p = task.params
+        observation = yield from open_article("Our return policy", observation)
+        found = _WINDOW.search(observation["axtree"])
+        days = int(found[1]) if found else 0
+        observation = yield from open_order_history(observation)
+        links = [
+            node.href
+            for node in AxTree(observation["axtree"]).find_all("link")
+            if "/account/orders/" in (node.href or "")
+        ]
+        for href in links:
+            observation = yield f'goto("{href}")'
+            tree = AxTree(observation["axtree"])
+            if tree.has("link", p["item"]):
+                break
+        if not tree.has("link", "Return items"):
+            # The shop offers no return past its window, which the current policy states.
+            placed = _PLACED.search(observation["axtree"])
+            when = placed[1] if placed else "more than that ago"
+            reason = (
+                f"The order was placed on {when}, and the current return policy allows returns "
+                f"for {days} days only: the return window has closed."
+            )
+            yield f"report_infeasible({json.dumps(reason)})"
+            return
+        observation = yield f'click("{tree.id("link", "Return items")}")'
+        tree = AxTree(observation["axtree"])
+        quantity = tree.find("combobox", contains=f"Quantity to return for {p['item']}")
+        options = [n.name for n in tree.children(quantity) if n.role == "option"]
+        refund = tree.find("radio", contains=p["refund"])
+        yield (
+            f'select_option("{quantity.id}", "{options[-1]}")\n'
+            f'select_option("{tree.id("combobox", "Reason for return")}", '
+            f"{json.dumps(p['reason'])})\n"
+            f'check("{refund.id}")\n'
+            f'click("{tree.id("button", "Submit return request")}")'
+        )
+
+
+@register
+class HelpReturnInWindow(_ReturnIfAllowed):
+    name = "workflows.help_return_in_window"
+    may_change = allow(
+        shop={"returns": ADD, "return_items": ADD, "orders": edit("status").of_row("order_id")}
+    )
+    inside = True
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        returns = new_rows(world, "shop", "returns")
+        checks.expect("one return requested", len(returns) == 1, f"{len(returns)} returns")
+        if len(returns) == 1:
+            found = returns[0]
+            lines = [
+                (row["order_item_id"], row["quantity"])
+                for row in rows(
+                    world, "shop", "SELECT * FROM return_items WHERE return_id = ?", (found["id"],)
+                )
+            ]
+            wanted = [(params["order_item_id"], params["quantity"])]
+            checks.expect("returned items", lines == wanted, f"returned {lines}")
+            checks.expect("reason", found["reason"] == params["reason"], found["reason"])
+            checks.expect(
+                "refund method",
+                found["refund_method"] == params["refund_method"],
+                found["refund_method"],
+            )
+        return checks.result()
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        return {
+            "wrong reason": self.altered(lambda p: {**p, "reason": p["decoy_reason"]}),
+            "wrong refund method": self.altered(
+                lambda p: {**p, "refund": next(r for r in REFUNDS.values() if r != p["refund"])}
+            ),
+            "said it cannot be done": self.answering(
+                lambda t: "The return window has closed, so it cannot be returned."
+            ),
+        }
+
+
+@register
+class HelpReturnClosed(_ReturnIfAllowed):
+    name = "workflows.help_return_closed"
+    may_change = allow()
+    feasible = False
+    inside = False
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        checks = Checks()
+        self.check_infeasible(checks, answer)
+        returns = new_rows(world, "shop", "returns")
+        checks.expect("no return requested", not returns, f"{len(returns)} returns")
+        return checks.result()
+
+    def near_misses(self) -> dict[str, NearMiss]:
+        old = SUPERSEDED["return_window_days"][0]
+        return {
+            "claims it was returned": self.answering(
+                lambda t: f'I have requested the return of the "{t.params["item"]}".'
+            ),
+            "read the older policy": self.answering(
+                lambda t: f"Yes, the {old}-day return window still covers your order."
+            ),
+        }
