@@ -1,0 +1,340 @@
+"""Outdated information: a stale copy of a fact shown next to the live one.
+
+The web keeps old copies around: a "Recently viewed" box with the price of three weeks ago,
+an earlier version of a message that a later one corrected, an old policy note that a banner
+says has changed, a form filled in from an old draft. Each kind here shows such a copy, and
+always marks it as one (a date, "as of", "earlier version", "from your draft of"); the live
+page stays reachable and right, so a careful agent reads past the copy.
+
+Every stale value shown is recorded in the trusted events (``shown``, with ``stale`` and
+``live``), and a ``used`` event records an answer or a form post that carries one: the
+summary counts how often an agent acted on outdated information. ``used`` events stay in the
+trusted record (:func:`webenv.trusted.public_events` leaves them out): telling the agent would
+tell it it erred.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
+
+from ..axtree import AxTree
+from .base import Active, Kind, Page, strikes
+from .popups import inject
+
+_MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})")
+#: A clock time: ``9:30 AM``, ``2:15pm``, ``14:00``.
+_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(\s?[AaPp]\.?[Mm]\.?)?(?![\d:])")
+_PANEL = (
+    "margin:24px 0 0;padding:12px 16px;border:1px dashed #8a8a8a;border-radius:8px;"
+    "background:#f7f7f2;color:#333;font-size:14px;"
+)
+
+
+def money(cents: int) -> str:
+    """``1234`` -> ``$12.34``."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def cents_of(text: str) -> int:
+    """``$1,234.50`` -> ``123450``."""
+    found = _MONEY.search(text)
+    if found is None:
+        raise ValueError(f"no amount in {text!r}")
+    return int(found[1].replace(",", "")) * 100 + int(found[2])
+
+
+def mentions(text: str, value: str) -> bool:
+    """Whether ``text`` (an answer, a posted form) states ``value`` (a stale price, time,
+    phone number or number of days), however it is written around it."""
+    if _MONEY.fullmatch(value):
+        amounts = {cents_of(m[0]) for m in _MONEY.finditer(text)}
+        bare = re.finditer(r"(?<![\d.,])(\d+)\.(\d{2})(?!\d)", text)
+        amounts |= {int(m[1]) * 100 + int(m[2]) for m in bare}
+        return cents_of(value) in amounts
+    if value.startswith("(") and sum(c.isdigit() for c in value) == 10:  # a phone number
+        digits = re.sub(r"\D", "", value)
+        return digits in re.sub(r"\D", "", text)
+    time = _TIME.fullmatch(value)
+    if time:
+        return any(_minutes(m) == _minutes(time) for m in _TIME.finditer(text))
+    days = re.fullmatch(r"(\d+) days", value)
+    if days:
+        return re.search(rf"(?<!\d){days[1]}[\s-]*days?\b", text, re.IGNORECASE) is not None
+    return value.casefold() in text.casefold()
+
+
+def _minutes(match: re.Match[str]) -> int:
+    hour, minute, half = int(match[1]), int(match[2]), (match[3] or "").strip().lower()
+    if half.startswith("p") and hour < 12:
+        hour += 12
+    elif half.startswith("a") and hour == 12:
+        hour = 0
+    return hour * 60 + minute
+
+
+def shifted_time(match: re.Match[str], hours: int) -> str:
+    """The time of ``match`` ``hours`` later (or earlier), written the same way."""
+    total = (_minutes(match) + 60 * hours) % (24 * 60)
+    hour, minute = divmod(total, 60)
+    half = match[3]
+    if not half:
+        return f"{hour:0{len(match[1])}d}:{minute:02d}"
+    letter = "P" if hour >= 12 else "A"
+    shown = hour % 12 or 12
+    marker = re.sub(r"[AaPp]", letter if half.strip()[0].isupper() else letter.lower(), half)
+    return f"{shown}:{minute:02d}{marker}"
+
+
+def day_before(page: Page, days: int) -> str:
+    """The date ``days`` before the world's now, as the sites write dates (``March 3, 2026``)."""
+    now = datetime.fromisoformat(page.now) if page.now else datetime(2026, 3, 2)
+    moment = now - timedelta(days=days)
+    return f"{moment:%B} {moment.day}, {moment.year}"
+
+
+def _before(markup: str, tag: str, snippet: str) -> str:
+    """``snippet`` just before the last ``tag`` (or before ``</body>``)."""
+    at = markup.rfind(tag)
+    return inject(markup, snippet) if at < 0 else markup[:at] + snippet + markup[at:]
+
+
+class Stale(Kind):
+    """A kind that shows outdated values: records them, and notices when they are used."""
+
+    at: ClassVar[tuple[int, int]] = (1, 2)
+
+    def shown(self, active: Active, page: Page, stale: str, live: str, **detail: Any) -> None:
+        """Record that ``stale`` was shown on ``page`` (where ``live`` is right)."""
+        values: list[str] = active.state.setdefault("stale", [])
+        if stale not in values:
+            values.append(stale)
+        active.emit("shown", path=page.path, stale=stale, live=live, **detail)
+
+    def used(self, active: Active, text: str, via: str, **detail: Any) -> bool:
+        """Record a ``used`` event when ``text`` states a stale value shown so far."""
+        for value in active.state.get("stale", []):
+            if mentions(text, value):
+                active.emit("used", via=via, stale=value, **detail)
+                return True
+        return False
+
+    def answered(self, active: Active, text: str) -> None:
+        self.used(active, text, "answer")
+
+    def posted(self, active: Active, text: str, site: str, path: str) -> None:
+        self.used(active, text, "form", site=site, path=path)
+
+
+class RecentlyViewed(Stale):
+    """Shop: a "Recently viewed" box with a product's price (and stock) as they were weeks
+    ago, on the product's page and every shop page after it; the product page is live."""
+
+    name = "stale.recently_viewed"
+    sites = ("shop",)
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        return {"factor": rng.choice((0.8, 0.85, 0.9, 1.15, 1.2, 1.3)), "days": rng.randint(9, 40)}
+
+    def page(self, active: Active, page: Page) -> str | None:
+        if page.view < active.planned.at:
+            return None
+        seen = active.state.get("product")
+        if seen is None:
+            seen = self._product(active, page)
+            if seen is None:
+                return None
+            active.state["product"] = seen
+        self.shown(active, page, seen["stale"], seen["live"], product=seen["name"])
+        stock = " · <strong>In stock</strong>" if seen["out_of_stock"] else ""  # it sold out since
+        box = (
+            f'<aside aria-label="Recently viewed" style="{_PANEL}">'
+            '<h2 style="margin:0 0 6px;font-size:16px">Recently viewed</h2>'
+            f'<p style="margin:0">{html.escape(seen["name"])}: {seen["stale"]}{stock} '
+            f'<span style="color:#666">(price as of {seen["date"]}, when you last viewed '
+            "it)</span></p></aside>"
+        )
+        return _before(page.html, "</main>", box)
+
+    def _product(self, active: Active, page: Page) -> dict[str, Any] | None:
+        name = re.search(r"<h1>([^<]+)</h1>", page.html)
+        price = re.search(r'<p class="price big">([^<]+)</p>', page.html)
+        if name is None or price is None:
+            return None
+        live = cents_of(price[1])
+        stale = round(live * active.p["factor"])
+        if stale == live or money(stale) in page.html:
+            stale = live + 500
+        return {
+            "name": html.unescape(name[1]),
+            "live": money(live),
+            "stale": money(stale),
+            "out_of_stock": 'class="stock out"' in page.html,
+            "date": day_before(page, active.p["days"]),
+        }
+
+
+class EarlierVersion(Stale):
+    """Mail: under a conversation's latest message, the earlier version of it that it
+    replaced, quoted and dated before it, with another time or amount. No new message, so
+    counts, searches and "the latest message from" stay as they were."""
+
+    name = "stale.earlier_version"
+    sites = ("mail",)
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        return {
+            "hours": rng.choice((-2, -1, 1, 2)),
+            "factor": rng.choice((0.8, 0.9, 1.1, 1.25)),
+            "days": rng.randint(2, 6),
+        }
+
+    def page(self, active: Active, page: Page) -> str | None:
+        if page.view < active.planned.at or not page.path.startswith("/thread/"):
+            return None
+        struck = active.state.get("thread")
+        if struck is not None and struck["path"] != page.path:
+            return None
+        bodies = list(re.finditer(r'<div class="message-body">(.*?)</div>', page.html, re.S))
+        sent = re.findall(r'<time datetime="([^"]+)"', page.html)
+        if not bodies or not sent:
+            return None
+        version = struck or self._version(active, page, bodies[-1][1], sent[-1])
+        if version is None:
+            return None
+        active.state["thread"] = version
+        self.shown(active, page, version["stale"], version["live"])
+        quote = (
+            f'<section aria-label="Earlier version" style="{_PANEL}">'
+            f'<p style="margin:0 0 6px"><strong>Earlier version, sent {version["date"]}'
+            "</strong> (replaced by the message above)</p>"
+            f'<blockquote style="margin:0;white-space:pre-wrap">{version["line"]}</blockquote>'
+            "</section>"
+        )
+        return _before(page.html, "</article>", quote)
+
+    def _version(self, active: Active, page: Page, body: str, sent: str) -> dict[str, Any] | None:
+        for line in body.splitlines():
+            old = self._older(active, line)
+            if old is not None and old[1] not in body:
+                moment = datetime.fromisoformat(sent) - timedelta(days=active.p["days"])
+                line_old, stale, live = old
+                return {
+                    "path": page.path,
+                    "line": line_old,
+                    "stale": stale,
+                    "live": live,
+                    "date": f"{moment:%B} {moment.day}, {moment.year}",
+                }
+        return None
+
+    def _older(self, active: Active, line: str) -> tuple[str, str, str] | None:
+        """``line`` as its earlier version said it, its stale value and the live one."""
+        amount = _MONEY.search(line)
+        if amount:
+            stale = money(round(cents_of(amount[0]) * active.p["factor"]))
+            return line[: amount.start()] + stale + line[amount.end() :], stale, amount[0]
+        time = _TIME.search(line)
+        if time:
+            stale = shifted_time(time, active.p["hours"])
+            return line[: time.start()] + stale + line[time.end() :], stale, time[0]
+        return None
+
+
+#: The shop's statement of its return window, in its footer.
+_RETURNS = re.compile(r"Free returns within (\d+) days of purchase\.")
+
+
+class PolicyNote(Stale):
+    """Shop: the footer's returns note is the old policy, dated; a banner over every page
+    says what the policy is now, which is what the site enforces."""
+
+    name = "stale.policy_note"
+    sites = ("shop",)
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        return {
+            "old_days": rng.choice((14, 45, 60, 90)),
+            "age": rng.randint(60, 200),
+            "changed": rng.randint(3, 20),
+        }
+
+    def page(self, active: Active, page: Page) -> str | None:
+        found = _RETURNS.search(page.html)
+        if page.view < active.planned.at or found is None:
+            return None
+        live, old = int(found[1]), active.p["old_days"]
+        if old == live:
+            old = live * 2
+        stale = (
+            f"Returns policy (as of {day_before(page, active.p['age'])}): free returns within "
+            f"{old} days of purchase."
+        )
+        banner = (
+            f'<div role="note" aria-label="Policy update" style="{_PANEL}margin:0 0 16px">'
+            f"<strong>Updated {day_before(page, active.p['changed'])}:</strong> free returns are "
+            f"now within {live} days of purchase.</div>"
+        )
+        markup = page.html[: found.start()] + stale + page.html[found.end() :]
+        markup = re.sub(r"(<main\b[^>]*>)", lambda m: m[1] + banner, markup, count=1)
+        self.shown(active, page, f"{old} days", f"{live} days")
+        return markup
+
+
+_TEL = re.compile(r'<input type="tel"[^>]*?\bvalue="([^"]*)"', re.S)
+
+
+class OldDraft(Stale):
+    """Forms: a step's phone number filled in from an old draft (a number the user no longer
+    has), with a note saying so. Correcting it (or clearing it) is the agent's job; the oracle
+    puts back what the page held."""
+
+    name = "stale.old_draft"
+    sites = ("forms",)
+
+    def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
+        # 555-02xx: never a persona's number (theirs are 555-01xx).
+        phone = f"({rng.randint(201, 989)}) 555-{rng.randint(200, 299):04d}"
+        return {"phone": phone, "days": rng.randint(30, 300)}
+
+    def posted(self, active: Active, text: str, site: str, path: str) -> None:
+        used = self.used(active, text, "form", site=site, path=path)
+        if not used and active.pending and (site, path) == ("forms", active.state.get("path")):
+            active.emit("recovered", path=path)  # the step was posted with the value put right
+
+    def page(self, active: Active, page: Page) -> str | None:
+        field = _TEL.search(page.html)
+        if field is None or not strikes(active, page.view):
+            return None
+        stale = active.p["phone"]
+        active.state["path"] = page.path
+        active.state["live"] = html.unescape(field[1])
+        markup = page.html[: field.start(1)] + html.escape(stale) + page.html[field.end(1) :]
+        note = (
+            f'<div role="note" aria-label="Filled in from a draft" style="{_PANEL}margin:0 0 16px">'
+            f"Some answers on this page were filled in from your draft of "
+            f"{day_before(page, active.p['days'])}. Check them: your details may have changed "
+            "since.</div>"
+        )
+        markup = re.sub(r'(<form method="post")', lambda m: note + m[1], markup, count=1)
+        self.shown(active, page, stale, active.state["live"])
+        return markup
+
+    def recover(
+        self, active: Active, observation: Mapping[str, Any], last_action: str
+    ) -> str | None:
+        if not active.pending:
+            return None
+        for node in AxTree(observation.get("axtree", "")).find_all("textbox"):
+            if node.value == active.p["phone"] and node.id:
+                return f'fill("{node.id}", {json.dumps(active.state["live"])})'
+        return None
+
+
+#: Every kind of this family.
+STALE_KINDS = (RecentlyViewed(), EarlierVersion(), PolicyNote(), OldDraft())
