@@ -19,7 +19,7 @@ import html
 import json
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -28,8 +28,29 @@ from .base import Active, Kind, Page, strikes
 from .popups import inject
 
 _MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})")
-#: A clock time: ``9:30 AM``, ``2:15pm``, ``14:00``.
-_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(\s?[AaPp]\.?[Mm]\.?)?(?![\d:])")
+#: A clock time: ``9:30 AM``, ``2:15pm``, ``14:00``, ``10 AM`` (see :func:`times`).
+_TIME = re.compile(r"\b([01]?\d|2[0-3])(:[0-5]\d)?(\s?[AaPp]\.?[Mm]\.?)?(?![\w:])")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})\b")
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+#: A day as the mails write it: ``May 21``, ``Thursday, May 21``.
+_DAY = re.compile(
+    r"\b(?:(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), )?"
+    rf"({'|'.join(_MONTHS)}) ([1-3]?\d)\b(?!:)"
+)
 _PANEL = (
     "margin:24px 0 0;padding:12px 16px;border:1px dashed #8a8a8a;border-radius:8px;"
     "background:#f7f7f2;color:#333;font-size:14px;"
@@ -60,17 +81,28 @@ def mentions(text: str, value: str) -> bool:
     if value.startswith("(") and sum(c.isdigit() for c in value) == 10:  # a phone number
         digits = re.sub(r"\D", "", value)
         return digits in re.sub(r"\D", "", text)
-    time = _TIME.fullmatch(value)
-    if time:
-        return any(_minutes(m) == _minutes(time) for m in _TIME.finditer(text))
+    time = next(times(value), None)
+    if time is not None and time[0] == value:
+        return any(_minutes(m) == _minutes(time) for m in times(text))
+    day = _DAY.fullmatch(value)
+    if day:
+        month = day[2]
+        said = rf"\b(?:{month}|{month[:3]}\.?)\s+0?{day[3]}(?!\d)"
+        return re.search(said, text, re.IGNORECASE) is not None
     days = re.fullmatch(r"(\d+) days", value)
     if days:
         return re.search(rf"(?<!\d){days[1]}[\s-]*days?\b", text, re.IGNORECASE) is not None
     return value.casefold() in text.casefold()
 
 
+def times(text: str) -> Iterator[re.Match[str]]:
+    """The clock times in ``text`` (a bare number is none: it needs minutes or AM/PM)."""
+    return (m for m in _TIME.finditer(text) if m[2] or m[3])
+
+
 def _minutes(match: re.Match[str]) -> int:
-    hour, minute, half = int(match[1]), int(match[2]), (match[3] or "").strip().lower()
+    hour, half = int(match[1]), (match[3] or "").strip().lower()
+    minute = int(match[2][1:]) if match[2] else 0
     if half.startswith("p") and hour < 12:
         hour += 12
     elif half.startswith("a") and hour == 12:
@@ -82,13 +114,23 @@ def shifted_time(match: re.Match[str], hours: int) -> str:
     """The time of ``match`` ``hours`` later (or earlier), written the same way."""
     total = (_minutes(match) + 60 * hours) % (24 * 60)
     hour, minute = divmod(total, 60)
+    minutes = f":{minute:02d}" if match[2] else ""
     half = match[3]
     if not half:
-        return f"{hour:0{len(match[1])}d}:{minute:02d}"
+        return f"{hour:0{len(match[1])}d}{minutes}"
     letter = "P" if hour >= 12 else "A"
-    shown = hour % 12 or 12
     marker = re.sub(r"[AaPp]", letter if half.strip()[0].isupper() else letter.lower(), half)
-    return f"{shown}:{minute:02d}{marker}"
+    return f"{hour % 12 or 12}{minutes}{marker}"
+
+
+def shifted_day(match: re.Match[str], days: int, year: int) -> str:
+    """The day of ``match`` ``days`` later (or earlier), written the same way."""
+    try:
+        moment = datetime(year, _MONTHS.index(match[2]) + 1, int(match[3])) + timedelta(days)
+    except ValueError:  # not a day (February 30)
+        return match[0]
+    written = f"{moment:%B} {moment.day}"
+    return f"{moment:%A}, {written}" if match[1] else written
 
 
 def day_before(page: Page, days: int) -> str:
@@ -115,6 +157,12 @@ class Stale(Kind):
         if stale not in values:
             values.append(stale)
         active.emit("shown", path=page.path, stale=stale, live=live, **detail)
+
+    def live_seen(self, active: Active, page: Page) -> None:
+        """The live value was on ``page`` too: a careful reader has what they need (the
+        ``recovered`` of this family; acting on the stale value is ``used``)."""
+        if active.happened("shown"):
+            active.emit("recovered", path=page.path)
 
     def used(self, active: Active, text: str, via: str, **detail: Any) -> bool:
         """Record a ``used`` event when ``text`` states a stale value shown so far."""
@@ -151,6 +199,8 @@ class RecentlyViewed(Stale):
                 return None
             active.state["product"] = seen
         self.shown(active, page, seen["stale"], seen["live"], product=seen["name"])
+        if seen["heading"] in page.html:  # its own, live, page
+            self.live_seen(active, page)
         stock = " · <strong>In stock</strong>" if seen["out_of_stock"] else ""  # it sold out since
         box = (
             f'<aside aria-label="Recently viewed" style="{_PANEL}">'
@@ -172,6 +222,7 @@ class RecentlyViewed(Stale):
             stale = live + 500
         return {
             "name": html.unescape(name[1]),
+            "heading": name[0],
             "live": money(live),
             "stale": money(stale),
             "out_of_stock": 'class="stock out"' in page.html,
@@ -180,9 +231,10 @@ class RecentlyViewed(Stale):
 
 
 class EarlierVersion(Stale):
-    """Mail: under a conversation's latest message, the earlier version of it that it
-    replaced, quoted and dated before it, with another time or amount. No new message, so
-    counts, searches and "the latest message from" stay as they were."""
+    """Mail: under a message of a conversation (the latest that states a time, a day or an
+    amount), the earlier version of it that it replaced, quoted and dated before it, with
+    another value. No new message, so counts, searches and "the latest message from" stay as
+    they were."""
 
     name = "stale.earlier_version"
     sites = ("mail",)
@@ -202,30 +254,45 @@ class EarlierVersion(Stale):
             return None
         bodies = list(re.finditer(r'<div class="message-body">(.*?)</div>', page.html, re.S))
         sent = re.findall(r'<time datetime="([^"]+)"', page.html)
-        if not bodies or not sent:
+        if not bodies or len(sent) != len(bodies):
             return None
-        version = struck or self._version(active, page, bodies[-1][1], sent[-1])
+        version = struck
+        for index in reversed(range(len(bodies)) if version is None else ()):  # latest first
+            version = self._version(active, page, bodies[index][1], sent[index])
+            if version is not None:
+                break
         if version is None:
             return None
+        # The message it versions, found again by its line (a reply may have come since).
+        where = [i for i, body in enumerate(bodies) if version["original"] in body[1].splitlines()]
+        if not where:
+            return None
+        version["message"] = where[-1]
         active.state["thread"] = version
         self.shown(active, page, version["stale"], version["live"])
+        self.live_seen(active, page)  # the message it quotes
         quote = (
             f'<section aria-label="Earlier version" style="{_PANEL}">'
-            f'<p style="margin:0 0 6px"><strong>Earlier version, sent {version["date"]}'
-            "</strong> (replaced by the message above)</p>"
+            f'<p style="margin:0 0 6px"><strong>Earlier version of this message</strong>, sent '
+            f"{version['date']} (since corrected):</p>"
             f'<blockquote style="margin:0;white-space:pre-wrap">{version["line"]}</blockquote>'
             "</section>"
         )
-        return _before(page.html, "</article>", quote)
+        end = page.html.find("</article>", bodies[version["message"]].end())
+        if end < 0:
+            return None
+        return page.html[:end] + quote + page.html[end:]
 
     def _version(self, active: Active, page: Page, body: str, sent: str) -> dict[str, Any] | None:
+        year = int(sent[:4])
         for line in body.splitlines():
-            old = self._older(active, line)
+            old = self._older(active, line, year)
             if old is not None and old[1] not in body:
                 moment = datetime.fromisoformat(sent) - timedelta(days=active.p["days"])
                 line_old, stale, live = old
                 return {
                     "path": page.path,
+                    "original": line,
                     "line": line_old,
                     "stale": stale,
                     "live": live,
@@ -233,16 +300,25 @@ class EarlierVersion(Stale):
                 }
         return None
 
-    def _older(self, active: Active, line: str) -> tuple[str, str, str] | None:
+    def _older(self, active: Active, line: str, year: int) -> tuple[str, str, str] | None:
         """``line`` as its earlier version said it, its stale value and the live one."""
         amount = _MONEY.search(line)
         if amount:
             stale = money(round(cents_of(amount[0]) * active.p["factor"]))
             return line[: amount.start()] + stale + line[amount.end() :], stale, amount[0]
-        time = _TIME.search(line)
+        time = next(times(line), None)
         if time:
             stale = shifted_time(time, active.p["hours"])
             return line[: time.start()] + stale + line[time.end() :], stale, time[0]
+        day = _DAY.search(line)
+        if day:
+            stale = shifted_day(day, active.p["hours"], year)
+            if stale != day[0]:
+                return line[: day.start()] + stale + line[day.end() :], stale, day[0]
+        weekday = _WEEKDAY.search(line)
+        if weekday:
+            stale = _WEEKDAYS[(_WEEKDAYS.index(weekday[1]) + active.p["hours"]) % 7]
+            return line[: weekday.start()] + stale + line[weekday.end() :], stale, weekday[0]
         return None
 
 
@@ -283,16 +359,21 @@ class PolicyNote(Stale):
         markup = page.html[: found.start()] + stale + page.html[found.end() :]
         markup = re.sub(r"(<main\b[^>]*>)", lambda m: m[1] + banner, markup, count=1)
         self.shown(active, page, f"{old} days", f"{live} days")
+        self.live_seen(active, page)  # the banner
         return markup
 
 
-_TEL = re.compile(r'<input type="tel"[^>]*?\bvalue="([^"]*)"', re.S)
+#: The fields an old draft fills in: a phone number, else an amount of money.
+_DRAFTED = (
+    ("phone", re.compile(r'<input type="tel"[^>]*?\bvalue="([^"]*)"', re.S)),
+    ("amount", re.compile(r'<input type="text" inputmode="decimal"[^>]*?\bvalue="([^"]*)"', re.S)),
+)
 
 
 class OldDraft(Stale):
-    """Forms: a step's phone number filled in from an old draft (a number the user no longer
-    has), with a note saying so. Correcting it (or clearing it) is the agent's job; the oracle
-    puts back what the page held."""
+    """Forms: a step's phone number (or, on a step without one, an amount) filled in from an
+    old draft, with a note saying so: a number the user no longer has, an amount of another
+    claim. Putting it right is the agent's job; the oracle puts back what the page held."""
 
     name = "stale.old_draft"
     sites = ("forms",)
@@ -300,7 +381,8 @@ class OldDraft(Stale):
     def draw(self, rng: random.Random, site: str) -> dict[str, Any]:
         # 555-02xx: never a persona's number (theirs are 555-01xx).
         phone = f"({rng.randint(201, 989)}) 555-{rng.randint(200, 299):04d}"
-        return {"phone": phone, "days": rng.randint(30, 300)}
+        amount = f"{rng.randint(12, 480)}.{rng.choice((0, 25, 50, 75, 99)):02d}"
+        return {"phone": phone, "amount": amount, "days": rng.randint(30, 300)}
 
     def posted(self, active: Active, text: str, site: str, path: str) -> None:
         used = self.used(active, text, "form", site=site, path=path)
@@ -308,13 +390,16 @@ class OldDraft(Stale):
             active.emit("recovered", path=path)  # the step was posted with the value put right
 
     def page(self, active: Active, page: Page) -> str | None:
-        field = _TEL.search(page.html)
-        if field is None or not strikes(active, page.view):
+        found = next(
+            ((what, match) for what, pattern in _DRAFTED if (match := pattern.search(page.html))),
+            None,
+        )
+        if found is None or not strikes(active, page.view):
             return None
-        stale = active.p["phone"]
-        active.state["path"] = page.path
-        active.state["live"] = html.unescape(field[1])
-        markup = page.html[: field.start(1)] + html.escape(stale) + page.html[field.end(1) :]
+        what, field = found
+        filled = active.p[what]
+        active.state.update(path=page.path, live=html.unescape(field[1]), filled=filled)
+        markup = page.html[: field.start(1)] + html.escape(filled) + page.html[field.end(1) :]
         note = (
             f'<div role="note" aria-label="Filled in from a draft" style="{_PANEL}margin:0 0 16px">'
             f"Some answers on this page were filled in from your draft of "
@@ -322,7 +407,8 @@ class OldDraft(Stale):
             "since.</div>"
         )
         markup = re.sub(r'(<form method="post")', lambda m: note + m[1], markup, count=1)
-        self.shown(active, page, stale, active.state["live"])
+        stale = filled if what == "phone" else f"${filled}"
+        self.shown(active, page, stale, active.state["live"], field=what)
         return markup
 
     def recover(
@@ -331,7 +417,7 @@ class OldDraft(Stale):
         if not active.pending:
             return None
         for node in AxTree(observation.get("axtree", "")).find_all("textbox"):
-            if node.value == active.p["phone"] and node.id:
+            if node.value == active.state["filled"] and node.id:
                 return f'fill("{node.id}", {json.dumps(active.state["live"])})'
         return None
 
