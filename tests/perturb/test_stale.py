@@ -9,6 +9,7 @@ import pytest
 from flask import Flask, request
 from werkzeug.test import Client
 
+from webenv.cli import print_summary
 from webenv.perturb import KINDS, PROFILES, Perturber, Plan, Planned, make_plan
 from webenv.perturb.stale import STALE_KINDS, mentions
 from webenv.rollout import EpisodeResult
@@ -200,3 +201,17 @@ def test_the_summary_counts_the_episodes_that_acted_on_a_stale_value():
         "used_rate": None,
         "by_kind": {},
     }
+
+
+def test_webenv_eval_prints_how_often_the_agent_acted_on_a_stale_value(capsys):
+    shown = {"kind": "stale.policy_note", "site": "shop", "what": "shown", "step": 1}
+    results = [
+        result("a", 0, "none", True, []),
+        result("a", 0, "stale", False, [shown, {**shown, "what": "used"}]),
+        result("a", 1, "stale", True, [shown]),
+        result("a", 2, "stale", True, [shown]),
+    ]
+    print_summary({**summarise(results), "agent": "scripted"})
+    out = capsys.readouterr().out
+    assert "outdated information: acted on a stale value in 1 of 3 episodes that showed one" in out
+    assert "perturb stale: 0% vs 100% clean, over 1 pair" in out
