@@ -215,3 +215,18 @@ def test_webenv_eval_prints_how_often_the_agent_acted_on_a_stale_value(capsys):
     out = capsys.readouterr().out
     assert "outdated information: acted on a stale value in 1 of 3 episodes that showed one" in out
     assert "perturb stale: 0% vs 100% clean, over 1 pair" in out
+
+
+def test_an_earlier_version_never_states_a_value_the_conversation_states():
+    # 2:30 PM an hour earlier is 1:30 PM, which the first message says: a reply quoting the
+    # conversation would seem to use the stale value. The first message is versioned instead.
+    first = (
+        '<article><div class="message-body">Lunch at 1:30 PM?</div>'
+        '<time datetime="2026-05-09T08:00:00">Sat</time></article>'
+    )
+    thread = THREAD.replace("<article", first + "<article", 1)
+    perturber, client = serve("stale.earlier_version", "mail", thread, hours=-1)
+    markup = client.get("/thread/4").get_data(as_text=True)
+    shown = perturber.drain()[0]
+    assert (shown["stale"], shown["live"]) == ("12:30 PM", "1:30 PM")
+    assert markup.index("Lunch at 12:30 PM?") < markup.index("moves to 2:30 PM")

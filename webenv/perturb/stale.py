@@ -30,8 +30,6 @@ from .popups import inject
 _MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})")
 #: A clock time: ``9:30 AM``, ``2:15pm``, ``14:00``, ``10 AM`` (see :func:`times`).
 _TIME = re.compile(r"\b([01]?\d|2[0-3])(:[0-5]\d)?(\s?[AaPp]\.?[Mm]\.?)?(?![\w:])")
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_WEEKDAY = re.compile(rf"\b({'|'.join(_WEEKDAYS)})\b")
 _MONTHS = [
     "January",
     "February",
@@ -257,8 +255,9 @@ class EarlierVersion(Stale):
         if not bodies or len(sent) != len(bodies):
             return None
         version = struck
+        thread = "\n".join(body[1] for body in bodies)
         for index in reversed(range(len(bodies)) if version is None else ()):  # latest first
-            version = self._version(active, page, bodies[index][1], sent[index])
+            version = self._version(active, page, bodies[index][1], sent[index], thread)
             if version is not None:
                 break
         if version is None:
@@ -283,11 +282,15 @@ class EarlierVersion(Stale):
             return None
         return page.html[:end] + quote + page.html[end:]
 
-    def _version(self, active: Active, page: Page, body: str, sent: str) -> dict[str, Any] | None:
+    def _version(
+        self, active: Active, page: Page, body: str, sent: str, thread: str
+    ) -> dict[str, Any] | None:
+        """The earlier version of ``body`` (sent at ``sent``), its value one that no message
+        of the ``thread`` states (a reply quoting the thread must not seem to use it)."""
         year = int(sent[:4])
         for line in body.splitlines():
             old = self._older(active, line, year)
-            if old is not None and old[1] not in body:
+            if old is not None and not mentions(thread, old[1]):
                 moment = datetime.fromisoformat(sent) - timedelta(days=active.p["days"])
                 line_old, stale, live = old
                 return {
@@ -315,10 +318,6 @@ class EarlierVersion(Stale):
             stale = shifted_day(day, active.p["hours"], year)
             if stale != day[0]:
                 return line[: day.start()] + stale + line[day.end() :], stale, day[0]
-        weekday = _WEEKDAY.search(line)
-        if weekday:
-            stale = _WEEKDAYS[(_WEEKDAYS.index(weekday[1]) + active.p["hours"]) % 7]
-            return line[: weekday.start()] + stale + line[weekday.end() :], stale, weekday[0]
         return None
 
 
