@@ -15,6 +15,7 @@ tell it it erred.
 
 from __future__ import annotations
 
+import calendar
 import html
 import json
 import random
@@ -30,20 +31,7 @@ from .popups import inject
 _MONEY = re.compile(r"\$(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})")
 #: A clock time: ``9:30 AM``, ``2:15pm``, ``14:00``, ``10 AM`` (see :func:`times`).
 _TIME = re.compile(r"\b([01]?\d|2[0-3])(:[0-5]\d)?(\s?[AaPp]\.?[Mm]\.?)?(?![\w:])")
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+_MONTHS = list(calendar.month_name)[1:]
 #: A day as the mails write it: ``May 21``, ``Thursday, May 21``.
 _DAY = re.compile(
     r"\b(?:(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), )?"
