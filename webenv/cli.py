@@ -302,6 +302,13 @@ def print_summary(summary: dict[str, Any]) -> None:
                 f"{paired['clean_success_rate']:.0%} clean, over "
                 f"{plural(paired['episodes'], 'pair')} of episodes of the same task and seed"
             )
+    stale = summary.get("stale") or {}
+    if stale.get("episodes_shown"):
+        print(
+            f"outdated information: acted on a stale value in {stale['episodes_used']} of "
+            f"{plural(stale['episodes_shown'], 'episode')} that showed one "
+            f"({stale['used_rate']:.0%})"
+        )
     if summary.get("errors"):
         print(f"{plural(summary['errors'], 'episode')} ended in an error (see results.jsonl).")
 

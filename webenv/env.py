@@ -319,6 +319,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         elif session.limited:
             said = observation["last_action_error"]
             observation["last_action_error"] = f"{said} {session.limited}".strip()
+        if answer is not None:
+            self.perturber.answered(answer.text)
         events = self._events()
         check = self._check = self._checked(answer)
         terminated = answer is not None or (

@@ -12,6 +12,10 @@ resumed run and a test with made-up results all summarise the same way.
 - ``perturbations``: per event kind (``popup.newsletter``…), the episodes where it was
   shown, how often the agent clicked it when shown (distraction rate), and how many steps
   it took to recover (a ``recovered`` event's step minus the step it was shown).
+- ``stale``: outdated information (the ``stale.*`` kinds): the episodes that showed a stale
+  value, those where the agent acted on one (a ``used`` event: an answer or a form post that
+  states it), the rate, and the same per kind. Clean against stale success on the same tasks
+  and seeds is ``by_perturbation["stale"]["paired"]`` (a run of ``--perturb none,stale``).
 """
 
 from __future__ import annotations
@@ -104,6 +108,44 @@ def perturbation_events(results: Sequence[EpisodeResult]) -> dict[str, dict[str,
     return dict(sorted(kinds.items()))
 
 
+#: The prefix of the outdated-information kinds.
+STALE_FAMILY = "stale."
+
+
+def stale_use(results: Sequence[EpisodeResult]) -> dict[str, Any]:
+    """How often the agent acted on outdated information: ``episodes_shown`` (a stale value
+    was on a page it loaded), ``episodes_used`` (it answered with one, or posted one in a
+    form), ``used_rate`` (used / shown, None when none was shown), and ``by_kind``."""
+    shown: dict[str, set[int]] = {}
+    used: dict[str, set[int]] = {}
+    for index, result in enumerate(results):
+        for event in result.events:
+            kind = event.get("kind")
+            if not isinstance(kind, str) or not kind.startswith(STALE_FAMILY):
+                continue
+            if event.get("what") == "shown":
+                shown.setdefault(kind, set()).add(index)
+            elif event.get("what") == "used":
+                used.setdefault(kind, set()).add(index)
+
+    def entry(showing: set[int], using: set[int]) -> dict[str, Any]:
+        return {
+            "episodes_shown": len(showing),
+            "episodes_used": len(using),
+            "used_rate": len(using) / len(showing) if showing else None,
+        }
+
+    everywhere = set().union(*shown.values()) if shown else set()
+    acted = set().union(*used.values()) if used else set()
+    return {
+        **entry(everywhere, acted),
+        "by_kind": {
+            kind: entry(shown.get(kind, set()), used.get(kind, set()))
+            for kind in sorted(set(shown) | set(used))
+        },
+    }
+
+
 def summarise(
     results: Sequence[EpisodeResult], *, wall_seconds: float | None = None
 ) -> dict[str, Any]:
@@ -120,6 +162,7 @@ def summarise(
         "by_site": _grouped((site, r) for r in results for site in dict.fromkeys(r.sites)),
         "by_perturbation": by_perturbation(results),
         "perturbations": perturbation_events(results),
+        "stale": stale_use(results),
         "timing": {
             "wall_seconds": wall_seconds,
             "episode_seconds": seconds,

@@ -17,6 +17,7 @@ from typing import Any
 import gymnasium as gym
 
 from .errors import WebEnvError
+from .perturb.base import TRUSTED_EVENTS
 from .tasks import Task
 
 #: The keys of a perturbation event that ``info`` keeps. Others (the path a wall or a dead
@@ -42,7 +43,11 @@ def public_task(task: Task) -> dict[str, Any]:
 
 def public_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Perturbation events as ``info["events"]`` carries them (see :data:`PUBLIC_EVENT_KEYS`)."""
-    return [{key: event[key] for key in PUBLIC_EVENT_KEYS if key in event} for event in events]
+    return [
+        {key: event[key] for key in PUBLIC_EVENT_KEYS if key in event}
+        for event in events
+        if event.get("what") not in TRUSTED_EVENTS
+    ]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,9 @@ world's pages through three optional hooks, all called by :mod:`webenv.perturb.m
 - :meth:`Kind.request` before the site sees a request (answer it instead: an error, a redirect);
 - :meth:`Kind.response` after the site answered it;
 - :meth:`Kind.page` on every HTML page the site serves (inject markup, rewrite links);
-- :meth:`Kind.after_step` once per env step, with what the browser knows (cookies, dialogs).
+- :meth:`Kind.after_step` once per env step, with what the browser knows (cookies, dialogs);
+- :meth:`Kind.posted` on every form post to any site of the world, and :meth:`Kind.answered`
+  on the agent's answer (what the outdated-information kinds of :mod:`.stale` watch for).
 
 It also knows how a competent agent gets past it (:meth:`Kind.recover`), which is what the
 oracle uses: the same observation an agent sees, plus the plan, which the oracle may read.
@@ -24,7 +26,10 @@ from typing import Any, ClassVar
 from werkzeug.wrappers import Request, Response
 
 #: What can happen to a planned perturbation, in the episode's event log.
-EVENTS = ("shown", "dismissed", "clicked", "recovered")
+EVENTS = ("shown", "dismissed", "clicked", "recovered", "used")
+#: Events only the trusted record keeps: the agent acted on an outdated value (telling it so
+#: would tell it it erred).
+TRUSTED_EVENTS = ("used",)
 
 
 @dataclass(frozen=True)
@@ -91,12 +96,14 @@ class EventLog:
 
 @dataclass
 class Page:
-    """An HTML page a site is serving: its site, path, page-view number and markup."""
+    """An HTML page a site is serving: its site, path, page-view number and markup, and the
+    world's "now" (ISO 8601, as the site's ``NOW``; empty when the site has none)."""
 
     site: str
     path: str
     view: int
     html: str
+    now: str = ""
 
 
 @dataclass
@@ -142,6 +149,12 @@ class Kind:
 
     def after_step(self, active: Active, probe: Probe) -> None:
         """Read what happened in the browser during the step (dismissed, clicked…)."""
+
+    def posted(self, active: Active, text: str, site: str, path: str) -> None:
+        """See a form post to any site of the world (``text``: its decoded body)."""
+
+    def answered(self, active: Active, text: str) -> None:
+        """See the agent's answer (a message to the user, or why a task is infeasible)."""
 
     def recover(
         self, active: Active, observation: Mapping[str, Any], last_action: str

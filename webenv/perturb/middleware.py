@@ -10,17 +10,22 @@ timed by, so the same actions meet the same perturbations.
 
 from __future__ import annotations
 
+import io
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+from urllib.parse import unquote_plus
 
 from werkzeug.wrappers import Request, Response
 
-from .base import Active, EventLog, Page, Probe
+from .base import Active, EventLog, Kind, Page, Probe
 from .guarded import ENDPOINT_KEY, URL_MAP_KEY, endpoint_of
 from .plans import KINDS, Plan
 from .popups import Popup
+
+#: Where the middleware keeps the world's "now" for a request (the site's ``NOW``).
+NOW_KEY = "webenv.now"
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 #: ``deliver(site, subject, body)``: an e-mail from ``site`` to the user's mailbox.
@@ -81,6 +86,12 @@ class Perturber:
         with self._lock:
             return self.log.drain()
 
+    def answered(self, text: str) -> None:
+        """Show the agent's answer to the kinds (outdated values it may repeat)."""
+        with self._lock:
+            for active in self.actives:
+                active.kind.answered(active, text)
+
     @property
     def misled(self) -> str | None:
         return self.log.misled
@@ -109,13 +120,30 @@ class Perturber:
         def perturbed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
             with self._lock:
                 actives = [a for a in self.actives if a.planned.site == site]
+                watchers = [a for a in self.actives if type(a.kind).posted is not Kind.posted]
+            if watchers and environ.get("REQUEST_METHOD") == "POST":
+                self._posted(site, watchers, environ)
             if not actives:
                 return app(environ, start_response)
+            environ[NOW_KEY] = str(getattr(app, "config", {}).get("NOW") or "")
             environ[URL_MAP_KEY] = url_map
             environ[ENDPOINT_KEY] = endpoint_of(url_map, environ)
             return self._serve(site, actives, app, environ)(environ, start_response)
 
         return perturbed
+
+    def _posted(self, site: str, actives: list[Active], environ: dict[str, Any]) -> None:
+        """Show a form post's decoded body to every kind, then give the site the body back."""
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = environ["wsgi.input"].read(length) if length > 0 else b""
+        environ["wsgi.input"] = io.BytesIO(body)
+        text = body.decode("utf-8", errors="replace")
+        if "urlencoded" in environ.get("CONTENT_TYPE", ""):
+            text = unquote_plus(text)
+        path = environ.get("PATH_INFO", "")
+        with self._lock:
+            for active in actives:
+                active.kind.posted(active, text, site, path)
 
     def _serve(
         self, site: str, actives: list[Active], app: WSGIApp, environ: dict[str, Any]
@@ -149,7 +177,7 @@ class Perturber:
         html = response.mimetype == "text/html" and response.status_code == 200
         if view is None or not html:
             return response
-        page = Page(site, request.path, view, response.get_data(as_text=True))
+        page = Page(site, request.path, view, response.get_data(as_text=True), environ[NOW_KEY])
         changed = False
         with self._lock:
             for active in actives:

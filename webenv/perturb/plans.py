@@ -24,6 +24,7 @@ from .popups import (
     Newsletter,
     SignInOverlay,
 )
+from .stale import STALE_KINDS
 from .walls import SessionExpiry, VerifyCode
 
 #: Every kind, by name.
@@ -45,6 +46,7 @@ KINDS: dict[str, Kind] = {
         Stall(),
         WrongRedirect(),
         DeadButton(),
+        *STALE_KINDS,
     )
 }
 
@@ -75,6 +77,12 @@ PROFILES: dict[str, dict[str, float]] = {
         "links.timeout": 0.05,
         "links.wrong_redirect": 0.3,
         "links.dead_button": 0.3,
+    },
+    "stale": {
+        "stale.recently_viewed": 0.8,
+        "stale.earlier_version": 0.8,
+        "stale.policy_note": 0.5,
+        "stale.old_draft": 0.8,
     },
     "adversarial": {
         "popups.adversarial": 1.0,
