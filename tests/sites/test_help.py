@@ -226,3 +226,9 @@ def test_sign_in_goes_back_to_the_page_asked_for_on_this_site_only(client):
         data={"username": persona.username, "password": persona.password},
     )
     assert right.headers["Location"] == "/"
+
+
+def test_an_oversized_post_is_refused_in_the_sites_style(signed_in):
+    response = signed_in.post("/contact", data={**_GOOD, "message": "x" * 70000})
+    assert response.status_code == 413
+    assert "Your message is too long" in response.text
