@@ -3,6 +3,7 @@ the saved addresses."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from datetime import datetime
@@ -27,7 +28,6 @@ from ._shop import (
     expect_unchanged,
     long_date,
     open_link,
-    order_placed_on,
     persona_orders,
     say,
 )
@@ -124,18 +124,24 @@ class OrdersToAddress(TaskTemplate):
             if any(ch.isdigit() for ch in node.name)
         )
         observation = yield from open_link("Orders", observation)
-        numbers = [
-            node.name
-            for node in AxTree(observation["axtree"]).find_all("link")
-            if node.name.startswith("NM-")
-        ]
         since = datetime.strptime(task.params["since"], "%B %d, %Y")
+        # The history gives each order's day; only those since the day need a look.
+        tree = AxTree(observation["axtree"])
+        recent = []
+        for row in tree.find_all("row"):
+            inside = tree.children(row)
+            number = next((n.name for n in inside if n.role == "link"), "")
+            for cell in inside:
+                try:
+                    placed = datetime.strptime(cell.name, "%B %d, %Y")
+                except ValueError:
+                    continue
+                if number and placed >= since:
+                    recent.append(number)
+        base = observation["url"].split("/account/", 1)[0]
         found = []
-        for number in numbers:
-            observation = yield from open_link(number, observation)
-            tree = AxTree(observation["axtree"])
-            placed = datetime.strptime(order_placed_on(tree), "%B %d, %Y")
-            if placed >= since and tree.has(contains=street):
+        for number in recent:
+            observation = yield f"goto({json.dumps(f'{base}/account/orders/{number}')})"
+            if AxTree(observation["axtree"]).has(contains=street):
                 found.append(number)
-            observation = yield from open_link("Orders", observation)
         yield say(f"The orders sent to {task.params['label']}: {', '.join(found)}.")
