@@ -97,7 +97,10 @@ class TopThreeRated(TaskTemplate):
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
-        department = task.params["department"]
-        observation = yield from filter_department(department, observation, sort="Customer rating")
+        department, budget = task.params["department"], task.params["budget"]
+        below = f"{int(budget.lstrip('$')) - 1}.99"
+        observation = yield from filter_department(
+            department, observation, max_price=below, sort="Customer rating"
+        )
         best = [name for name, _price in listed(AxTree(observation["axtree"]))[:3]]
         yield say(f"The best-rated are {best[0]}, {best[1]} and {best[2]}.")
