@@ -144,7 +144,10 @@ def _seed(
         day = today + timedelta(days=rng.randint(-20, 25))
         writer.one_off(title, "", day, [], organizer=None, location=place)
     # Invitations waiting for a reply; the first overlaps something the user already has.
-    organizers = rng.sample(people, 3)
+    # From three colleagues, one of them in another time zone.
+    away = rng.choice([p for p in people if p.timezone != zone])
+    organizers = [away, *rng.sample([p for p in people if p != away], 2)]
+    rng.shuffle(organizers)
     for index, (title, description) in enumerate(rng.sample(INVITATIONS, 3)):
         organizer = organizers[index]
         guests = [organizer, *rng.sample([p for p in people if p != organizer], 2)]

@@ -12,9 +12,10 @@ lines starting ``- `` make a bullet list and lines starting ``1. `` a numbered o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 #: What the sites do today, as the current articles state it.
-CURRENT = {
+CURRENT: dict[str, Any] = {
     "return_window_days": 30,
     "free_shipping_min_cents": 5000,
     "standard_shipping_cents": 599,
@@ -39,7 +40,7 @@ CURRENT = {
 }
 
 #: What older revisions said, before the policy changed (each differs from :data:`CURRENT`).
-SUPERSEDED = {
+SUPERSEDED: dict[str, Any] = {
     "return_window_days": (60, 45),
     "free_shipping_min_cents": (3500, 7500),
     "standard_shipping_cents": (499, 699),

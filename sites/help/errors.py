@@ -10,6 +10,7 @@ MESSAGES = {
           "The page may have expired. Go back, reload it and try again."),
     404: ("We couldn't find that page", "Search the help centre or browse the topics below."),
     405: ("We couldn't find that page", "This page cannot be used like that."),
+    413: ("Your message is too long", "Shorten your message and send it again."),
 }  # fmt: skip
 
 

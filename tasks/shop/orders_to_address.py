@@ -1,9 +1,12 @@
-"""Answer with a set: the numbers of the persona's orders sent to one of the saved addresses."""
+"""Answer with a set: the numbers of the persona's orders since a day that were sent to one of
+the saved addresses."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from webenv.axtree import AxTree
@@ -20,7 +23,14 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ._shop import PERSONA_ID, expect_unchanged, open_link, persona_orders, say
+from ._shop import (
+    PERSONA_ID,
+    expect_unchanged,
+    long_date,
+    open_link,
+    persona_orders,
+    say,
+)
 
 
 @register
@@ -38,30 +48,39 @@ class OrdersToAddress(TaskTemplate):
         addresses = world.query(
             "shop", "SELECT * FROM addresses WHERE user_id = ? ORDER BY id", (PERSONA_ID,)
         )
-        sent: dict[str, list[str]] = {}
-        for address in addresses:
-            numbers = [o["number"] for o in orders if o["ship_street"] == address["street"]]
-            if 0 < len(numbers) < len(orders):
-                sent[address["label"]] = numbers
-        label = rng.choice(sorted(sent))
+        label, street, numbers = "", "", []
+        while not numbers:
+            address = rng.choice(addresses)
+            label, street = address["label"], address["street"]
+            sent = [o for o in orders if o["ship_street"] == street]
+            if not sent:
+                continue
+            # Since the day of one of them: the older ones, and those sent elsewhere, are out.
+            since = rng.choice(sent)["created_at"][:10]
+            numbers = [o["number"] for o in sent if o["created_at"][:10] >= since]
+            if len(numbers) == len(orders):
+                numbers = []
         return {
             "label": label,
-            "street": next(a["street"] for a in addresses if a["label"] == label),
-            "numbers": sent[label],
+            "street": street,
+            "since": long_date(since),
+            "numbers": numbers,
             "all": [o["number"] for o in orders],
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
-        label = params["label"]
+        label, since = params["label"], params["since"]
         return [
-            f'Which of my Northwind Market orders were sent to my "{label}" address? Give me '
-            "their order numbers.",
-            f'List the numbers of every order I had shipped to the address I saved as "{label}".',
-            f'I need the order numbers of all my orders that went to my "{label}" address.',
-            f'Look through my order history: which orders were addressed to "{label}"? Reply '
-            "with the order numbers.",
-            f'Tell me the order numbers of the orders I shipped to my "{label}" address, all '
-            "of them.",
+            f'Which of my Northwind Market orders placed since {since} were sent to my "{label}" '
+            "address? Give me their order numbers.",
+            f"List the numbers of every order I placed on or after {since} and had shipped to "
+            f'the address I saved as "{label}".',
+            f"I need the order numbers of all my orders from {since} on that went to my "
+            f'"{label}" address.',
+            f"Look through my order history: which orders since {since} were addressed to "
+            f'"{label}"? Reply with the order numbers.',
+            f'Tell me the order numbers of the orders I shipped to my "{label}" address since '
+            f"{since} (that day included), all of them.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -72,7 +91,7 @@ class OrdersToAddress(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [params["label"]]
+        return [params["label"], params["since"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
         def numbers(found: list[str]) -> str:
@@ -105,15 +124,24 @@ class OrdersToAddress(TaskTemplate):
             if any(ch.isdigit() for ch in node.name)
         )
         observation = yield from open_link("Orders", observation)
-        numbers = [
-            node.name
-            for node in AxTree(observation["axtree"]).find_all("link")
-            if node.name.startswith("NM-")
-        ]
+        since = datetime.strptime(task.params["since"], "%B %d, %Y")
+        # The history gives each order's day; only those since the day need a look.
+        tree = AxTree(observation["axtree"])
+        recent = []
+        for row in tree.find_all("row"):
+            inside = tree.children(row)
+            number = next((n.name for n in inside if n.role == "link"), "")
+            for cell in inside:
+                try:
+                    placed = datetime.strptime(cell.name, "%B %d, %Y")
+                except ValueError:
+                    continue
+                if number and placed >= since:
+                    recent.append(number)
+        base = observation["url"].split("/account/", 1)[0]
         found = []
-        for number in numbers:
-            observation = yield from open_link(number, observation)
+        for number in recent:
+            observation = yield f"goto({json.dumps(f'{base}/account/orders/{number}')})"
             if AxTree(observation["axtree"]).has(contains=street):
                 found.append(number)
-            observation = yield from open_link("Orders", observation)
         yield say(f"The orders sent to {task.params['label']}: {', '.join(found)}.")

@@ -1,4 +1,5 @@
-"""Answer with a ranked list: a department's three best-rated products, best first."""
+"""Answer with a ranked list: a department's three best-rated products under a budget, best
+first."""
 
 from __future__ import annotations
 
@@ -36,32 +37,35 @@ class TopThreeRated(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         choices = departments(world)
-        rng.shuffle(choices)
-        for department in choices:
+        for _ in range(200):
+            department = rng.choice(choices)
             products = department_products(world, department["id"])
-            ratings = [p["rating"] for p in products[:4]]
-            top = [p["name"] for p in products[:3]]
-            # A ranking that no tie makes a matter of taste.
-            if ratings == sorted(set(ratings), reverse=True):
+            budget = rng.randrange(20, max(p["price_cents"] for p in products) // 100 + 20, 5)
+            within = [p for p in products if p["price_cents"] < budget * 100]
+            ratings = [p["rating"] for p in within[:4]]
+            # Four or more to choose from, and a ranking that no tie makes a matter of taste.
+            if len(ratings) == 4 and ratings == sorted(set(ratings), reverse=True):
                 return {
                     "department": department["name"],
-                    "products": top,
-                    "fourth": products[3]["name"],
+                    "budget": f"${budget}",
+                    "products": [p["name"] for p in within[:3]],
+                    "fourth": within[3]["name"],
                 }
         raise LookupError("no department has three best-rated products without a tie")
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
-        department = params["department"]
+        department, budget = params["department"], params["budget"]
         return [
-            f"Which are the three best-rated products in the {department} department? List "
-            "their names, best first.",
-            f"Give me the top three {department} products by customer rating, in order from "
-            "the highest rated.",
-            f"I only buy well-reviewed things. Name the 3 highest-rated items in {department}, "
-            "best one first.",
-            f"List the three {department} products with the best customer ratings, ranked.",
-            f"What are the top 3 {department} products by rating? Put them in order, "
-            "highest first.",
+            f"Which are the three best-rated products in the {department} department that "
+            f"cost less than {budget}? List their names, best first.",
+            f"Give me the top three {department} products under {budget} by customer rating, "
+            "in order from the highest rated.",
+            f"I only buy well-reviewed things. Name the 3 highest-rated items in {department} "
+            f"priced below {budget}, best one first.",
+            f"List the three {department} products under {budget} with the best customer "
+            "ratings, ranked.",
+            f"What are the top 3 {department} products by rating among those cheaper than "
+            f"{budget}? Put them in order, highest first.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -74,7 +78,7 @@ class TopThreeRated(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [params["department"]]
+        return [params["department"], params["budget"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
         def names(products: list[str]) -> str:
@@ -93,7 +97,10 @@ class TopThreeRated(TaskTemplate):
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
-        department = task.params["department"]
-        observation = yield from filter_department(department, observation, sort="Customer rating")
+        department, budget = task.params["department"], task.params["budget"]
+        below = f"{int(budget.lstrip('$')) - 1}.99"
+        observation = yield from filter_department(
+            department, observation, max_price=below, sort="Customer rating"
+        )
         best = [name for name, _price in listed(AxTree(observation["axtree"]))[:3]]
         yield say(f"The best-rated are {best[0]}, {best[1]} and {best[2]}.")

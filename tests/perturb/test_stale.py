@@ -15,6 +15,7 @@ from webenv.perturb.stale import STALE_KINDS, mentions
 from webenv.rollout import EpisodeResult
 from webenv.summary import stale_use, summarise
 from webenv.trusted import public_events
+from webenv.viewer.report import render_report
 
 SITES = ("shop", "mail", "forms")
 
@@ -230,3 +231,14 @@ def test_an_earlier_version_never_states_a_value_the_conversation_states():
     shown = perturber.drain()[0]
     assert (shown["stale"], shown["live"]) == ("12:30 PM", "1:30 PM")
     assert markup.index("Lunch at 12:30 PM?") < markup.index("moves to 2:30 PM")
+
+
+def test_the_report_says_how_often_the_agent_acted_on_a_stale_value():
+    shown = {"kind": "stale.recently_viewed", "site": "shop", "what": "shown", "step": 1}
+    results = [
+        result("a", 0, "stale", False, [shown, {**shown, "what": "used"}]),
+        result("a", 1, "stale", True, [shown]),
+    ]
+    summary = {**summarise(results), "agent": "scripted", "versions": {}}
+    page = render_report(summary, results, title="run", replay=lambda name: None)
+    assert "acted on a stale value in 1 of 2 episodes that showed one (50.0%)" in page

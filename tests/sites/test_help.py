@@ -4,6 +4,7 @@ input, tickets and their e-mail, and the current articles against the sites' rea
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import datetime
 
 import pytest
@@ -226,3 +227,28 @@ def test_sign_in_goes_back_to_the_page_asked_for_on_this_site_only(client):
         data={"username": persona.username, "password": persona.password},
     )
     assert right.headers["Location"] == "/"
+
+
+def test_an_oversized_post_is_refused_in_the_sites_style(signed_in):
+    response = signed_in.post("/contact", data={**_GOOD, "message": "x" * 70000})
+    assert response.status_code == 413
+    assert "Your message is too long" in response.text
+
+
+def test_every_state_changing_route_refuses_a_post_without_a_token(database, tmp_path):
+    copy = tmp_path / "csrf.sqlite"
+    copy.write_bytes(database.read_bytes())
+    app = create_app({"DATABASE": str(copy)})
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["user_id"] = 1
+    number = sqlite3.connect(copy).execute("SELECT number FROM tickets LIMIT 1").fetchone()[0]
+    posts = [r for r in app.url_map.iter_rules() if "POST" in (r.methods or ())]
+    assert {r.endpoint for r in posts} >= {"support.contact", "support.reply", "auth.logout"}
+    for rule in posts:
+        url = rule.rule.replace("<number>", number)
+        assert client.post(url, data={"message": "hello there"}).status_code == 400, url
+    assert (
+        sqlite3.connect(copy).execute("SELECT COUNT(*) FROM ticket_messages").fetchone()[0]
+        == (sqlite3.connect(database).execute("SELECT COUNT(*) FROM ticket_messages").fetchone()[0])
+    )

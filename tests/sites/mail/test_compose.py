@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 from flask.testing import FlaskClient
+from markupsafe import escape
 from webenv.sites.common import Persona
 
 
@@ -60,8 +61,8 @@ def test_reply_quotes_the_original_and_joins_its_thread(
     original = received(db, "subject NOT LIKE 'Re:%'")
     form = client.get(f"/compose?reply={original['id']}").get_data(as_text=True)
     assert f'value="{original["sender"]}"' in form
-    assert f'value="Re: {original["subject"]}"' in form
-    assert f", {original['sender_name']} wrote:" in form
+    assert f'value="Re: {escape(original["subject"])}"' in form
+    assert f", {escape(original['sender_name'])} wrote:" in form
     assert "On " in form
     before = last_id(db)
     client.post(
