@@ -65,6 +65,12 @@ class _ReturnIfAllowed(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         orders = returnable_orders(world, self.inside)
+        # Past the current window, an order an older revision's window still covers is the
+        # trap a reader of outdated information falls into: take one when the world has it.
+        covered = (world.now - timedelta(days=max(SUPERSEDED["return_window_days"]))).isoformat()
+        trapped = [o for o in orders if o["created_at"] >= covered]
+        if not self.inside and trapped and unique_items(world, trapped, among_all=False):
+            orders = trapped
         items = unique_items(world, orders) or unique_items(world, orders, among_all=False)
         item = rng.choice(items)
         refund = rng.choice(sorted(REFUNDS))
