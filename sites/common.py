@@ -189,7 +189,13 @@ def parse_row_id(text: str | None) -> int | None:
 
 
 #: Each site's name as its pages show it.
-APP_NAMES = {"shop": "Northwind Market", "mail": "Lettermail", "forms": "Civic Forms"}
+APP_NAMES = {
+    "shop": "Northwind Market",
+    "mail": "Lettermail",
+    "forms": "Civic Forms",
+    "calendar": "Northwind Calendar",
+    "help": "Northwind Help Centre",
+}
 
 
 def register_your_apps(app: Any, site: str) -> None:

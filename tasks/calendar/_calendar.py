@@ -18,8 +18,6 @@ from webenv.tasks import ADD, Checks, Moves, edit
 from webenv.world import World
 
 SITE = "calendar"
-#: The calendar's name as its pages and the "Your apps" menu show it.
-APP = "Northwind Calendar"
 #: Seeded events that are no meeting (a person's errands).
 PERSONAL = ("Dentist appointment", "Car service")
 _WEEK_HEADING = re.compile(r"Week of \w+, (\w+ \d{1,2}, \d{4})")
@@ -166,8 +164,7 @@ def open_calendar(observation: Mapping[str, Any]) -> Moves:
         observation = yield click(tree, "link", "Week")
         return observation
     menu = tree.children(tree.find("navigation", "Your apps"))
-    name = APP_NAMES.get(SITE, SITE)
-    link = next(node for node in menu if node.role == "link" and node.name in (name, APP))
+    link = next(node for node in menu if node.role == "link" and node.name == APP_NAMES[SITE])
     observation = yield f'click("{link.id}")'
     return observation
 

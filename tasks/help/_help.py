@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from webenv.sites.common import APP_NAMES
+
 from webenv.axtree import AxTree, NotFound
 from webenv.tasks import ADD, Checks, Moves, Task, edit, register_collateral
 from webenv.world import World
@@ -91,10 +93,10 @@ def open_help(observation: Mapping[str, Any]) -> Moves:
     """From any page: the help centre's home, by its logo or the "Your apps" menu."""
     tree = AxTree(observation["axtree"])
     if urlsplit(observation["url"]).hostname == f"{SITE}.localhost":
-        observation = yield f'click("{tree.id("link", contains="Northwind Help Centre")}")'
+        observation = yield f'click("{tree.id("link", contains=APP_NAMES[SITE])}")'
         return observation
     menu = tree.children(tree.find("navigation", "Your apps"))
-    link = next(node for node in menu if node.role == "link" and node.name == SITE)
+    link = next(node for node in menu if node.role == "link" and node.name == APP_NAMES[SITE])
     observation = yield f'click("{link.id}")'
     return observation
 
