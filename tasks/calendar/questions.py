@@ -50,7 +50,9 @@ class WhoHasNotReplied(TaskTemplate):
     max_steps = 12
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        event = rng.choice(awaited_meetings(world))
+        # Two guests waiting at least (the seeded planning meeting always has them), so that
+        # leaving one out is never the whole answer.
+        event = rng.choice([e for e in awaited_meetings(world) if len(e["waiting"]) >= 2])
         day = to_local(event["starts_at"], home_zone(world)).date()
         return {
             "event_id": event["id"],
@@ -63,19 +65,28 @@ class WhoHasNotReplied(TaskTemplate):
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         title = params["title"]
         day = day_name(date.fromisoformat(params["day"]))
+        # Each asks for those names alone: an answer that also names who did reply reads as a
+        # list of every guest.
         return [
-            f"Who hasn't replied yet to my “{title}” meeting on {day}?",
+            f"Who hasn't replied yet to my “{title}” meeting on {day}? Just give me their names.",
             f"I need to book a room for “{title}” ({day}). Which guests still haven't answered "
-            "the invitation?",
-            f"Look at my {title} meeting on {day} and tell me who has not responded.",
-            f"Which of the people I invited to {title} on {day} owe me a reply?",
+            "the invitation? Name only them.",
+            f"Look at my {title} meeting on {day} and tell me who has not responded (only those "
+            "names, please).",
+            f"Which of the people I invited to {title} on {day} owe me a reply? List just them.",
             f"List the guests of my “{title}” meeting ({day}) who have neither accepted nor "
-            "declined nor said maybe.",
+            "declined nor said maybe, and nobody else.",
         ]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["waiting"], candidates=params["answered"])
+        # Everyone the calendar knows is a name the items may be: naming any of them beside the
+        # waiting guests is a wrong item, not words around the answer.
+        sql = "SELECT name FROM people UNION SELECT name FROM users"
+        known = [row["name"] for row in world.initial_query(SITE, sql)]
+        self.check_answer(
+            checks, answer, params["waiting"], candidates=[*params["answered"], *known]
+        )
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from webenv.answers import grade
 from webenv.axtree import AxTree
 from webenv.tasks import (
     ADD,
@@ -44,6 +43,7 @@ from ..calendar._calendar import (
     today,
     working_days,
 )
+from ..calendar._said import grade_booked_time, reminder_problem
 from ..mail._mail import SENDING, send
 from ._flows import (
     deliver_mail,
@@ -148,7 +148,9 @@ class BookRequestedMeeting(TaskTemplate):
             checks.expect("organized by you", event["organizer_email"] == me(world), "")
         message = expect_one_email(checks, world, colleague["email"])
         if message is not None and start is not None:
-            said = grade("time", _written(message["body"]), start.time())
+            end = start + timedelta(minutes=30)
+            window = (time(WINDOW[0]), time(WINDOW[1]))
+            said = grade_booked_time(_written(message["body"]), start.time(), end.time(), window)
             checks.expect("the reply gives the booked time", said.passed, said.reason)
         return checks.result()
 
@@ -255,6 +257,8 @@ class RemindUnanswered(TaskTemplate):
             to = {a.strip().lower() for f in fields if f for a in f.split(",") if a.strip()}
             want = set(params["waiting"])
             checks.expect("to exactly the guests who did not reply", to == want, f"sent to {to}")
+            problem = reminder_problem(message["subject"], message["body"], params["title"])
+            checks.expect("asks them to answer the invitation", not problem, problem)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
@@ -264,6 +268,7 @@ class RemindUnanswered(TaskTemplate):
         return {
             "wrote to every guest": self.altered(lambda p: {**p, "everyone": True}),
             "left one out": self.altered(lambda p: {**p, "drop": True}),
+            "told them it is off": self.altered(lambda p: {**p, "calls_off": True}),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
@@ -287,4 +292,7 @@ class RemindUnanswered(TaskTemplate):
             "Body": f"Hi all,\n\nCould you answer the {params['title']} invitation? I need "
             "the numbers to book a room.\n\nThanks!",
         }
+        if params.get("calls_off"):
+            values["Subject"] = f"{params['title']}: off"
+            values["Body"] = "Hi all,\n\nIgnore the invitation, the meeting is off.\n\nThanks!"
         yield from send(values, observation)

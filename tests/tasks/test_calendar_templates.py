@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 from webenv.sites.common import Message
 from webenv.suite.calendar._calendar import busy, invitations, to_local, to_utc
@@ -16,9 +16,25 @@ from webenv.world import World
 Fresh = Callable[[str, int], tuple[World, Task]]
 
 
-def write(world: World, sql: str, params: tuple[object, ...] = ()) -> None:
-    with sqlite3.connect(world.db_path("calendar")) as conn:
-        conn.execute(sql, params)
+def write(world: World, sql: str, params: tuple[object, ...] = (), site: str = "calendar") -> int:
+    with sqlite3.connect(world.db_path(site)) as conn:
+        return int(conn.execute(sql, params).lastrowid or 0)
+
+
+def send(world: World, to: str, subject: str, body: str) -> None:
+    """One message the persona sent, stored as the mail site's compose form stores it."""
+    assert world.persona is not None
+    thread = write(
+        world, "INSERT INTO threads (subject, subject_key) VALUES (?, ?)", (subject, ""), "mail"
+    )
+    now = world.now.isoformat()
+    write(
+        world,
+        "INSERT INTO messages (thread_id, folder, sender, sender_name, recipients, subject, body,"
+        " sent_at, is_read, created_at) VALUES (?, 'sent', ?, 'Me', ?, ?, ?, ?, 1, ?)",
+        (thread, world.persona.email, to, subject, body, now, now),
+        "mail",
+    )
 
 
 def reply(world: World, invitee_id: int, event_id: int, response: str) -> None:
@@ -118,3 +134,132 @@ def test_a_booked_request_over_another_meeting_fails(fresh_task: Fresh) -> None:
         result = task.check(world, Answer("message", "Done.")).to_dict()
         free = next(c for c in result["conditions"] if c["name"] == "at a free time")
         assert not free["passed"]
+
+
+# -- who has not replied -----------------------------------------------------------------------
+
+
+def test_naming_people_never_invited_beside_the_waiting_guests_fails(fresh_task: Fresh) -> None:
+    for seed in (0, 1):
+        world, task = fresh_task("calendar.who_has_not_replied", seed)
+        waiting, answered = task.params["waiting"], task.params["answered"]
+        everyone = [row["name"] for row in world.query("calendar", "SELECT name FROM people")]
+        strangers = [name for name in everyone if name not in waiting + answered][:2]
+        right = f"Not replied yet: {', '.join(waiting)}."
+        assert task.check(world, Answer("message", right)).success, right
+        wrong = f"Not replied yet: {', '.join(waiting + strangers)}."
+        assert not task.check(world, Answer("message", wrong)).success, wrong
+        assert world.persona is not None
+        yourself = f"Not replied yet: {', '.join([*waiting, world.persona.name])}."
+        assert not task.check(world, Answer("message", yourself)).success, yourself
+
+
+def test_the_asked_meeting_always_has_two_guests_waiting(fresh_task: Fresh) -> None:
+    # With one guest waiting, "one of them left out" would be the whole answer.
+    for seed in range(30):
+        world, task = fresh_task("calendar.who_has_not_replied", seed)
+        waiting = task.params["waiting"]
+        assert len(waiting) >= 2, (seed, task.params["title"], waiting)
+        short = f"Not replied: {waiting[0]}"
+        assert not task.check(world, Answer("message", short)).success, (seed, short)
+
+
+# -- reminding the guests who have not replied -------------------------------------------------
+
+
+def test_a_reminder_must_name_the_meeting_and_ask_for_a_reply(fresh_task: Fresh) -> None:
+    cases = [
+        ("", "", False),
+        ("Cancelled", "Ignore the invitation, the meeting is off.", False),
+        ("{title}", "The {title} meeting has been cancelled, sorry.", False),
+        ("Reminder", "Could you please reply to my invitation?", False),  # which meeting?
+        ("{title}", "See you there.", False),
+        ("Reminder: {title}", "Could you answer the invitation? I need numbers for a room.", True),
+        ("Quick one", "Please RSVP to {title} when you can. Thanks!", True),
+    ]
+    for seed in (0, 3):
+        for subject, body, passes in cases:
+            world, task = fresh_task("workflows.calendar_remind_unanswered", seed)
+            title = task.params["title"]
+            send(world, ", ".join(task.params["waiting"]), subject.format(title=title),
+                 body.format(title=title))  # fmt: skip
+            result = task.check(world, None)
+            assert result.success == passes, (seed, subject, body, result.to_dict())
+
+
+# -- replying with the booked time -------------------------------------------------------------
+
+
+def _book_first_free(world: World, task: Task) -> datetime:
+    """Book the request's first free half hour, with the colleague invited; its local start."""
+    zone, day = task.params["zone"], date.fromisoformat(task.params["day"])
+    start = datetime.combine(day, time(13))
+    while busy(world, to_utc(start, zone), to_utc(start + timedelta(minutes=30), zone)):
+        start += timedelta(minutes=30)
+    mine = world.query("calendar", "SELECT email FROM users")[0][0]
+    event = write(
+        world,
+        "INSERT INTO events (title, starts_at, ends_at, organizer_email, updated_at)"
+        " VALUES ('Chat', ?, ?, ?, '')",
+        (to_utc(start, zone), to_utc(start + timedelta(minutes=30), zone), mine),
+    )
+    colleague = task.params["colleague"]
+    write(
+        world,
+        "INSERT INTO invitees (event_id, email, name) VALUES (?, ?, ?)",
+        (event, colleague["email"], colleague["name"]),
+    )
+    return start
+
+
+def _clock(moment: datetime, half: bool = True) -> str:
+    return moment.strftime("%I:%M %p" if half else "%I:%M").lstrip("0")
+
+
+def test_a_reply_may_give_the_booked_span_and_echo_the_asked_window(fresh_task: Fresh) -> None:
+    def replies(start: datetime) -> list[tuple[str, bool]]:
+        end, later = start + timedelta(minutes=30), start + timedelta(minutes=60)
+        return [
+            (f"Booked: {_clock(start)}. The invitation is on its way.", True),
+            (f"Booked: {_clock(start)} – {_clock(end)}. The invitation is on its way.", True),
+            (f"I've booked us for {_clock(start, False)}-{_clock(end)}.", True),
+            (f"I've booked us {_clock(start)} to {_clock(end)}, invite sent.", True),
+            (f"You asked for 1 PM to 5 PM; I booked {_clock(start)}.", True),
+            (f"You asked for between 1 PM and 5 PM; I put us down for {_clock(start)}.", True),
+            # Another start, a span of another length, a guess: still no answer.
+            (f"Booked: {_clock(end)} – {_clock(later)}.", False),
+            (f"Booked: {_clock(start)} – {_clock(later)}.", False),
+            (f"Booked {_clock(start)}, or maybe {_clock(end)}.", False),
+            (f"You asked for 1 PM to 5 PM; I booked {_clock(later)}.", False),
+            ("Booked somewhere between 1 PM and 5 PM.", False),
+        ]
+
+    for seed in (0, 2):
+        world, task = fresh_task("workflows.calendar_book_request", seed)
+        start = _book_first_free(world, task)
+        for text, passes in replies(start):
+            world, task = fresh_task("workflows.calendar_book_request", seed)
+            assert _book_first_free(world, task) == start
+            send(world, task.params["colleague"]["email"], "Re: Could we meet?", text)
+            result = task.check(world, None)
+            assert result.success == passes, (seed, text, result.to_dict())
+
+
+def test_a_span_takes_the_am_or_pm_of_its_end() -> None:
+    from webenv.suite.calendar._said import grade_booked_time
+
+    window = (time(9), time(13))
+    cases = [
+        ("11:30-12 PM", True),  # 11:30 AM to noon
+        ("11:30 AM to noon", True),
+        ("11:30 AM - 12:00 PM", True),
+        ("11:30-12:00", True),  # a 24-hour clock
+        ("11:30 PM - 12 PM", False),  # no span: the end comes first
+        ("between 9 and 1 PM, at 11:30 AM", True),  # the asked window
+        ("11:30 AM, from 9 to 1 PM as asked", True),
+        ("5-6 people; 11:30 AM", True),  # a span of no times
+        ("11:30 AM or 9 AM", False),
+    ]
+    for text, passes in cases:
+        said = grade_booked_time(text, time(11, 30), time(12), window)
+        assert said.passed == passes, (text, said.reason)

@@ -1,0 +1,122 @@
+"""What an e-mail about a meeting states: the time booked, and whether it asks for a reply.
+
+A careful reply to "could we meet between 1 PM and 5 PM?" may give the meeting as a span
+("3:00 PM – 3:30 PM", "1:30-2 PM") and echo the asked window ("You asked for 1 PM to 5 PM; I
+booked 3:00 PM"). Neither offers a second time: :func:`grade_booked_time` reads the meeting's
+own span as its start and passes over the window, then grades the rest as a ``time`` answer
+(:func:`webenv.answers.grade`), so any other time named is still a hedge or a wrong answer.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+from typing import NamedTuple
+
+from webenv.answers import Grade, clean, grade, normalize_text
+
+#: A clock time as people write it: "3", "3:30", "3:30 PM", "3pm", "15:00", "noon".
+_CLOCK = r"(?:(\d{1,2})(?::(\d{2}))?(?:\s*([ap])\.?\s?m\b\.?)?|(noon))"
+#: Two times joined as a span: "3:00 PM – 3:30 PM", "1:30-2 PM", "1 PM to 5 PM",
+#: "between 1 and 5 PM", "from 3 until 3:30 PM".
+_SPANS = (
+    re.compile(rf"\bbetween\s+{_CLOCK}\s+and\s+{_CLOCK}", re.IGNORECASE),
+    re.compile(
+        rf"(?<![\d:]){_CLOCK}\s*(?:[-\u2010-\u2014]|\bto\b|\buntil\b|\btill\b|\bthrough\b"
+        rf"|\bthru\b)\s*{_CLOCK}",
+        re.IGNORECASE,
+    ),
+)
+
+
+class _End(NamedTuple):
+    """One end of a written span, as written: "1:30" has no AM/PM of its own."""
+
+    hour: int
+    minute: int
+    half: str  # "a", "p", or "" when not written
+    noon: bool
+    #: Whether it is a time by itself ("3 PM", "noon", "15:00"), not a bare number ("5").
+    marked: bool
+
+    @classmethod
+    def of(cls, hour: str | None, minute: str | None, half: str | None, noon: str | None) -> _End:
+        marked = bool(half or noon or minute)
+        return cls(int(hour or 12), int(minute or 0), (half or "").lower(), bool(noon), marked)
+
+    def at(self, half: str) -> time | None:
+        """The time it is, read with ``half`` ("a", "p", or "" for a 24-hour clock)."""
+        if self.noon:
+            return time(12)
+        if self.minute >= 60 or self.hour > (12 if half else 23) or (half and self.hour < 1):
+            return None
+        return time(self.hour % 12 + (12 if half == "p" else 0) if half else self.hour, self.minute)
+
+
+def _read(first: _End, second: _End) -> tuple[time, time] | None:
+    """The two ends of a span as times, the first taking the second's AM/PM when it has none
+    ("1:30-2 PM" is 1:30 PM to 2 PM; "11:30-12 PM" is 11:30 AM to noon). None if the span is
+    of no times ("5-6" needs an AM/PM, "noon" or a 24-hour hour) or ends before it starts."""
+    if not (first.marked or second.marked):
+        return None
+    last = second.at(second.half)
+    if last is None:
+        return None
+    own = first.half or ("" if first.noon or first.hour > 12 else None)
+    for half in [own] if own is not None else [second.half, "a"]:
+        begin = first.at(half)
+        if begin is not None and begin < last:
+            return begin, last
+    return None
+
+
+def grade_booked_time(text: str, start: time, end: time, window: tuple[time, time]) -> Grade:
+    """Whether ``text`` gives ``start`` as the one time booked: a span from ``start`` to
+    ``end`` reads as ``start``, a span of the asked ``window`` is context, and any other time
+    named is a second answer (a hedge) or a wrong one. Never raises."""
+    try:
+        text = clean(text)
+    except Exception as error:
+        return Grade(False, f"unreadable text ({type(error).__name__})")
+    said = f"{start.hour % 12 or 12}:{start.minute:02d} {'PM' if start.hour >= 12 else 'AM'}"
+
+    def restate(match: re.Match[str]) -> str:
+        ends = _read(_End.of(*match.groups()[:4]), _End.of(*match.groups()[4:]))
+        if ends == (start, end):
+            return f" {said} "
+        if ends == window:
+            return " "
+        return match[0]
+
+    for pattern in _SPANS:
+        text = pattern.sub(restate, text)
+    return grade("time", text, start)
+
+
+#: Words that ask the guests to answer the invitation.
+_ASKS_REPLY = re.compile(
+    r"\b(?:repl(?:y|ies)|respond|response|answer|rsvp|r s v p|let me know|get back to me"
+    r"|accept|decline|confirm)",
+)
+#: Words that tell them the meeting is off, or that they need not answer.
+_CALLS_OFF = re.compile(
+    r"\b(?:(?:is|has been|was|been|are|got) (?:cancell?ed|called off|postponed)|is off"
+    r"|(?:cancell?ing|call(?:ing)? off|cancel) (?:the|this|our|my) (?:meeting|invitation)"
+    r"|ignore (?:the|this|that|my) invit\w*|disregard|no need to"
+    r"|(?:do not|don t|dont) (?:need to )?(?:reply|respond|answer))\b",
+)
+
+
+def reminder_problem(subject: str, body: str, title: str) -> str:
+    """What keeps an e-mail from reminding guests to answer the invitation to ``title`` (empty
+    if nothing): it must name the meeting, in its subject or body, ask them to reply, and not
+    call the meeting off."""
+    text = normalize_text(f"{subject}\n{body}")
+    if f" {normalize_text(title)} " not in f" {text} ":
+        return f"does not name the meeting {title!r}"
+    if not _ASKS_REPLY.search(text):
+        return "does not ask them to reply"
+    found = _CALLS_OFF.search(text)
+    if found:
+        return f"calls the meeting off ({found[0]!r})"
+    return ""
