@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 from webenv.sites.help.articles import CURRENT, SUPERSEDED
 from webenv.sites.help.tickets import open_ticket
+from webenv.sites.shop.formatting import long_date
 
 from webenv.tasks import Answer
 
@@ -172,3 +173,31 @@ def test_a_ticket_message_must_say_the_problem_in_whole_words(fresh_task, seed):
     world.mark_start()
     write_ticket(world, {**values, "message": f"Hello:  {p['message'].upper()}, I think."})
     assert task.check(world, None).success
+
+
+@pytest.mark.parametrize(
+    "name", ("workflows.help_return_in_window", "workflows.help_damaged_return")
+)
+@pytest.mark.parametrize("seed", (13, 14))
+def test_the_goal_names_one_order_of_the_item(fresh_task, name, seed):
+    """Seed 14's only returnable order has an item another, older order has too: the goal
+    tells the one meant apart by its date; seed 13's item is in one order only."""
+    world, task = fresh_task(name, seed)
+    having = [
+        order
+        for order in world.query("shop", "SELECT * FROM orders WHERE user_id = 1")
+        if world.query(
+            "shop",
+            "SELECT 1 FROM order_items WHERE order_id = ? AND name = ?",
+            (order["id"], task.params["item"]),
+        )
+    ]
+    meant = [
+        order["id"]
+        for order in having
+        if len(having) == 1
+        or long_date(order["created_at"]) in task.goal
+        or order["number"] in task.goal
+    ]
+    assert meant == [task.params["order_id"]]
+    assert (len(having) > 1) is (seed == 14)
