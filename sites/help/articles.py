@@ -176,6 +176,14 @@ def _claims(days: int) -> str:
     )
 
 
+#: How an expense over its category's limit is paid back, as the limits article states it: the
+#: forms portal refuses an amount over the limit and takes the item at the limit.
+OVER_LIMIT_RULE = (
+    "Each item of a travel expense report is paid back up to its category's limit per item: "
+    "an item that cost more is claimed at its limit."
+)
+
+
 def _limits(meals: int, lodging: int) -> str:
     rows = []
     for name, limit in CURRENT["expense_limits"].items():
@@ -186,8 +194,8 @@ def _limits(meals: int, lodging: int) -> str:
         shown = "no limit per item" if limit is None else f"up to {dollars(limit)} per item"
         rows.append(f"- {name}: {shown}")
     return (
-        "Each item of a travel expense report must be within its category's limit. An item "
-        "over its limit cannot be submitted; split a hotel stay into one item a night.\n\n"
+        f"{OVER_LIMIT_RULE} The report form does not accept an amount over the limit: enter "
+        "such an item at its limit. Split a hotel stay into one item a night.\n\n"
         + "\n".join(rows)
         + "\n\nExpenses must fall between the trip's departure and return dates."
     )

@@ -4,12 +4,14 @@ oracles (search, open an article, fill in the contact form), and its collateral 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from webenv.sites.common import APP_NAMES
 
+from webenv.answers import Grade, clean, normalize_text
 from webenv.axtree import AxTree, NotFound
 from webenv.tasks import ADD, Checks, Moves, Task, edit, register_collateral
 from webenv.world import World
@@ -75,9 +77,33 @@ def expect_one_ticket(checks: Checks, world: World) -> dict[str, Any] | None:
     return opened[0] if len(opened) == 1 else None
 
 
-def mentions(text: str, value: str) -> bool:
-    """Whether ``value`` is in ``text``, ignoring case and runs of white space."""
-    return " ".join(value.split()).casefold() in " ".join(text.split()).casefold()
+#: An e-mail address as written in a message: the whole address, not a part of a longer one.
+_ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def says(text: str, phrase: str) -> bool:
+    """Whether ``text`` says ``phrase`` in whole words (ignoring case, accents, punctuation and
+    runs of white space): "a weekend" does not say "a week"."""
+    return f" {normalize_text(phrase)} " in f" {normalize_text(text)} "
+
+
+def grade_address(text: str, address: str, allowed: Iterable[str] = ()) -> Grade:
+    """Whether ``text`` gives the e-mail ``address`` as a whole address and no other one (a
+    second address is a hedge), ``allowed`` ones (the account's current address) aside."""
+    want = address.casefold()
+    passed_over = {a.casefold() for a in allowed} - {want}
+    found = list(dict.fromkeys(a.casefold() for a in _ADDRESS.findall(clean(text))))
+    given = [a for a in found if a not in passed_over]
+    if want not in given:
+        return Grade(False, f"does not give the address {address}: gives {given or 'none'}")
+    if len(given) > 1:
+        return Grade(False, f"gives {len(given)} addresses ({', '.join(given)}): a hedge")
+    return Grade(True, f"gives {address}", want)
+
+
+def account_email(world: World) -> str:
+    """The address on the persona's help centre account."""
+    return str(world.query(SITE, "SELECT email FROM users WHERE id = ?", (PERSONA_ID,))[0][0])
 
 
 # -- oracle moves -----------------------------------------------------------------------

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.answers import Grade, grade
 from webenv.axtree import AxTree
 from webenv.tasks import (
     ADD,
@@ -23,7 +24,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ._help import SITE, contact, expect_no_new_ticket, mentions, tickets
+from ._help import SITE, account_email, contact, expect_no_new_ticket, grade_address, tickets
 
 _NAMES = ("maple", "harbor", "juniper", "copper", "willow", "summit", "lantern", "meadow")
 _DOMAINS = ("fastmail.example", "postbox.example", "inbox.example")
@@ -64,14 +65,18 @@ class ReplyToTicket(TaskTemplate):
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         waiting = [t for t in tickets(world) if t["status"] == "awaiting_reply"]
         ticket = rng.choice(waiting)
+        graded: dict[str, Any]
         if ticket["subject"] == "Can't change my e-mail address":
             value = f"{rng.choice(_NAMES)}.{rng.randint(10, 989)}@{rng.choice(_DOMAINS)}"
             wrong = value.replace("@", "1@", 1)
+            graded = {"address": value}
         else:
             parts = rng.sample(_PARTS, rng.randint(2, 3))
             value = f"{len(parts)} photos showing the {', the '.join(parts)}"
             wrong = f"{len(parts)} photos showing the {', the '.join(reversed(parts[1:]))}"
+            graded = {"count": len(parts), "parts": parts}
         return {
+            **graded,
             "ticket_id": ticket["id"],
             "subject": ticket["subject"],
             "asked": _ASKED[ticket["subject"]],
@@ -103,11 +108,8 @@ class ReplyToTicket(TaskTemplate):
                 reply["ticket_id"] == params["ticket_id"],
                 f"on ticket id {reply['ticket_id']}",
             )
-            checks.expect(
-                "the reply gives the answer",
-                mentions(reply["body"], params["value"]),
-                reply["body"][:200],
-            )
+            for grade_of in _graded(world, params, reply["body"]):
+                checks.expect("the reply gives the answer", grade_of.passed, grade_of.reason)
         expect_no_new_ticket(checks, world)
         return checks.result()
 
@@ -136,6 +138,19 @@ class ReplyToTicket(TaskTemplate):
             f'fill("{tree.id("textbox", "Your reply")}", {json.dumps(p["value"])})\n'
             f'click("{tree.id("button", "Send reply")}")'
         )
+
+
+def _graded(world: World, params: Mapping[str, Any], body: str) -> list[Grade]:
+    """How the reply ``body`` gives the asked value, graded as whole values, never as a part
+    of a longer one: the one e-mail address (the account's current one may be named too), or
+    the number of photos and the parts of the car they show (the near-miss's parts too, or
+    "or" between them, is a hedge)."""
+    if "address" in params:
+        return [grade_address(body, params["address"], [account_email(world)])]
+    return [
+        grade("number", body, params["count"]),
+        grade("set", body, params["parts"], candidates=_PARTS),
+    ]
 
 
 def _row_link(tree: AxTree, subject: str) -> str:

@@ -27,7 +27,7 @@ from webenv.world import World
 
 from ..help._help import TICKET, contact, expect_one_ticket, open_article, open_help
 from ._flows import ORDER_NUMBER, new_rows, open_order_history, rows, unique_items
-from .help_return_policy import REFUNDS, returnable_orders
+from .help_return_policy import REFUNDS, is_the_order, naming, returnable_orders
 
 _RMA = re.compile(r"\bRMA-\d{5}-\d\b")
 SUBJECTS = (
@@ -57,6 +57,7 @@ class HelpDamagedReturn(TaskTemplate):
         refund = rng.choice(sorted(REFUNDS))
         return {
             "item": item["name"],
+            **naming(world, item),
             "order_item_id": item["id"],
             "order_id": item["order_id"],
             "quantity": item["quantity"],
@@ -69,22 +70,22 @@ class HelpDamagedReturn(TaskTemplate):
         return "help", "/"
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
-        item, refund, subject = params["item"], params["refund"], params["subject"]
+        what, refund, subject = params["what"], params["refund"], params["subject"]
         return [
-            f'The "{item}" from my recent Northwind Market order arrived damaged. Do what the '
+            f"The {what} from my recent Northwind Market order arrived damaged. Do what the "
             f"help centre says for damaged items: return all of them on the shop (refund to "
             f'{refund}), then open a support ticket with the subject "{subject}" and the '
             "return's RMA number as its reference.",
-            f'My "{item}" arrived damaged. Check the help centre\'s advice, request the return '
+            f"My {what} arrived damaged. Check the help centre's advice, request the return "
             f"of all of them with the refund as {refund}, and then tell support about it in a "
             f'ticket titled "{subject}", giving the RMA number of the return.',
             f"Three things: read the help centre article on items that arrived damaged, return "
-            f'every "{item}" from my order (refund: {refund}), and open a support request '
+            f"every {what} from my order (refund: {refund}), and open a support request "
             f'"{subject}" that references the new return number.',
-            f'Everything in my order of the "{item}" arrived damaged. Following the help '
+            f"Everything in my order of the {what} arrived damaged. Following the help "
             f"centre, send them all back with the refund going to {refund}; afterwards file a "
             f'support ticket "{subject}" with the return number as reference.',
-            f'Handle my "{item}" that arrived damaged: the help centre explains the return to '
+            f"Handle my {what} that arrived damaged: the help centre explains the return to "
             f"make (refund to {refund}); once it is requested, open a ticket with subject "
             f'"{subject}" quoting its RMA number.',
         ]
@@ -129,7 +130,8 @@ class HelpDamagedReturn(TaskTemplate):
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [params["item"], "arrived damaged", params["refund"], params["subject"]]
+        named = [params["what"]] if params["order_mark"] else []
+        return [params["item"], *named, "arrived damaged", params["refund"], params["subject"]]
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {
@@ -151,7 +153,7 @@ class HelpDamagedReturn(TaskTemplate):
         for href in links:
             observation = yield f'goto("{href}")'
             tree = AxTree(observation["axtree"])
-            if tree.has("link", p["item"]) and tree.has("link", "Return items"):
+            if is_the_order(observation, p) and tree.has("link", "Return items"):
                 break
         order_number = ORDER_NUMBER.search(observation["axtree"])
         observation = yield f'click("{tree.id("link", "Return items")}")'

@@ -16,6 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 from webenv.sites.help.articles import CURRENT, SUPERSEDED
+from webenv.sites.shop.formatting import long_date
 
 from webenv.axtree import AxTree
 from webenv.tasks import (
@@ -34,7 +35,14 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ..help._help import open_article
-from ._flows import new_rows, open_order_history, persona_orders, rows, unique_items
+from ._flows import (
+    new_rows,
+    open_order_history,
+    order_items,
+    persona_orders,
+    rows,
+    unique_items,
+)
 
 REASONS = ("Doesn't fit", "Changed my mind", "Not as described", "Found a better price")
 REFUNDS = {"original": "Original payment method", "store_credit": "Store credit"}
@@ -53,6 +61,36 @@ def returnable_orders(world: World, inside: bool) -> list[dict[str, Any]]:
         and order["id"] not in returned
         and (order["created_at"] >= opened) == inside
     ]
+
+
+def naming(world: World, item: Mapping[str, Any]) -> dict[str, str]:
+    """How a goal names the order ``item`` (an order item) is from: by the item's name when no
+    other order of the persona has it, else by the name and the order's date (its number, if
+    another such order is of the same day), so that "my order" is one order. ``what`` is the
+    quoted name with what tells the order apart; ``order_mark`` the words of the order's page
+    that tell it apart ("Placed on March 3, 2026"), or empty."""
+    placed = next(o for o in persona_orders(world) if o["id"] == item["order_id"])
+    again = [
+        order
+        for order in persona_orders(world)
+        if order["id"] != placed["id"]
+        and any(line["name"] == item["name"] for line in order_items(world, order["id"]))
+    ]
+    name = f'"{item["name"]}"'
+    if not again:
+        return {"what": name, "order_mark": ""}
+    day = long_date(placed["created_at"])
+    if any(long_date(order["created_at"]) == day for order in again):
+        return {"what": f"{name} (order {placed['number']})", "order_mark": placed["number"]}
+    return {"what": f"{name} (ordered on {day})", "order_mark": f"Placed on {day}"}
+
+
+def is_the_order(observation: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    """On an order's page: whether it is the order the goal names (see :func:`naming`)."""
+    mark = params.get("order_mark")
+    return AxTree(observation["axtree"]).has("link", params["item"]) and (
+        not mark or mark in observation["axtree"]
+    )
 
 
 class _ReturnIfAllowed(TaskTemplate):
@@ -78,6 +116,7 @@ class _ReturnIfAllowed(TaskTemplate):
         placed = next(o for o in orders if o["id"] == item["order_id"])
         return {
             "item": item["name"],
+            **naming(world, item),
             "order_item_id": item["id"],
             "order_id": placed["id"],
             "quantity": item["quantity"],
@@ -92,26 +131,27 @@ class _ReturnIfAllowed(TaskTemplate):
         return "help", "/"
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
-        item, reason, refund = params["item"], params["reason"], params["refund"]
+        what, reason, refund = params["what"], params["reason"], params["refund"]
         return [
-            f'I want to send back the "{item}" I bought on Northwind Market (all of them). '
+            f"I want to send back the {what} I bought on Northwind Market (all of them). "
             "Check the help centre's return policy first; if my order is still within the "
             f'return window, request the return with the reason "{reason}" and a refund to '
             f"{refund}.",
-            f'Can I still return the "{item}"? Look at the return policy in the help centre '
+            f"Can I still return the {what}? Look at the return policy in the help centre "
             f'and, if it allows it, start the return on the shop: reason "{reason}", refund '
             f"as {refund}.",
-            f'Please return every "{item}" from my Northwind Market order if the current '
+            f"Please return every {what} from my Northwind Market order if the current "
             f'return rules still allow it. Reason: "{reason}". Refund: {refund}.',
-            f'Read the help centre\'s return policy, then return the "{item}" from my order '
+            f"Read the help centre's return policy, then return the {what} from my order "
             f'history if the order is still returnable (reason "{reason}", refund to {refund}).',
-            f"If the shop's return window hasn't closed on my order of the \"{item}\", request "
+            f"If the shop's return window hasn't closed on my order of the {what}, request "
             f'a return of all of them: "{reason}", refunded to {refund}. The help centre has '
             "the policy.",
         ]
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return [params["item"], params["reason"], params["refund"]]
+        named = [params["what"]] if params["order_mark"] else []
+        return [params["item"], *named, params["reason"], params["refund"]]
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         p = task.params
@@ -127,7 +167,7 @@ class _ReturnIfAllowed(TaskTemplate):
         for href in links:
             observation = yield f'goto("{href}")'
             tree = AxTree(observation["axtree"])
-            if tree.has("link", p["item"]):
+            if is_the_order(observation, p):
                 break
         if not tree.has("link", "Return items"):
             # The shop offers no return past its window, which the current policy states.

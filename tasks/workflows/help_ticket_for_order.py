@@ -21,7 +21,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ..help._help import TICKET, contact, expect_one_ticket, mentions, open_help
+from ..help._help import TICKET, contact, expect_one_ticket, open_help, says
 from ._flows import open_order_history, persona_orders, unique_items
 
 #: Problems a customer writes to support about: the order statuses they fit, the topic, the
@@ -108,7 +108,9 @@ class HelpTicketForOrder(TaskTemplate):
                 ticket["subject"],
             )
             body = "\n".join(ticket["messages"])
-            checks.expect("the message says what happened", mentions(body, params["message"]), "")
+            checks.expect(
+                "the message says what happened", says(body, params["message"]), body[:200]
+            )
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

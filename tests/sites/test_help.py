@@ -84,6 +84,34 @@ def test_the_current_articles_state_what_the_shop_and_the_portal_really_do():
         assert f"- {name}: {shown}" in limits
 
 
+def test_the_limits_article_says_what_the_portal_does_with_an_item_over_its_limit(tmp_path):
+    """The portal refuses an amount over its category's limit and takes one at the limit: the
+    article says so, and that such an item is claimed at its limit (not refused outright)."""
+    from webenv.sites.forms import build_database as build_forms
+    from webenv.sites.forms.definitions.travel_expenses import items_within_trip_and_limits
+    from webenv.sites.forms.fields import FormContext
+
+    path = tmp_path / "forms.sqlite"
+    build_forms(str(path), 3, NOW, make_persona(3))
+    db = sqlite3.connect(path)
+    db.row_factory = sqlite3.Row
+    trip = {"departure_date": "2026-05-04", "return_date": "2026-05-06"}
+    ctx = FormContext(db=db, now=NOW, user=None, answers=trip)
+    try:
+        for code, _, limit in EXPENSE_CATEGORIES:
+            if limit is None:
+                continue
+            for amount, refused in ((limit, False), (limit + 1, True)):
+                items = [{"date": "2026-05-05", "category": code, "amount": amount}]
+                assert bool(items_within_trip_and_limits({"items": items}, ctx)) is refused
+    finally:
+        db.close()
+    limits = article("expense-limits").revisions[-1].body
+    assert "an item that cost more is claimed at its limit" in limits
+    assert "does not accept an amount over the limit: enter such an item at its limit" in limits
+    assert "cannot be submitted" not in limits
+
+
 def test_the_accepted_cards_are_the_ones_checkout_accepts():
     from webenv.sites.shop.cards import card_brand
 

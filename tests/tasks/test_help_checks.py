@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 from webenv.sites.help.articles import CURRENT, SUPERSEDED
 from webenv.sites.help.tickets import open_ticket
+from webenv.sites.shop.formatting import long_date
 
 from webenv.tasks import Answer
 
@@ -118,3 +119,85 @@ def test_a_reply_must_be_on_the_request_support_asked_about(fresh_task):
     result = task.check(world, None)
     assert not result.success
     assert "on the request asked about" in {c.name for c in result.conditions if not c.passed}
+
+
+def write_reply(world, ticket_id: int, body: str) -> None:
+    conn = sqlite3.connect(world.db_path("help"))
+    try:
+        conn.execute(
+            "INSERT INTO ticket_messages (ticket_id, from_support, author, body, created_at)"
+            " VALUES (?, 0, 'Pat Doe', ?, ?)",
+            (ticket_id, body, world.now.isoformat()),
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def graded_reply(fresh_task, seed: int, body) -> bool:
+    world, task = fresh_task("help.reply_to_ticket", seed)
+    write_reply(world, task.params["ticket_id"], body(task.params, world))
+    return task.check(world, None).success
+
+
+#: Seed 0 asks for a new e-mail address, seed 3 for the photos of a claim.
+@pytest.mark.parametrize("seed", (0, 3))
+def test_a_reply_passes_with_the_value_and_fails_with_a_longer_one_or_a_hedge(fresh_task, seed):
+    def longer(p, _world):  # a wrong address ending in the right one; "13 photos" for "3"
+        return f"Hello, here it is: {'x' if 'address' in p else '1'}{p['value']}."
+
+    assert graded_reply(fresh_task, seed, lambda p, _w: f"Hello, here it is: {p['value']}.")
+    assert not graded_reply(fresh_task, seed, longer)
+    assert not graded_reply(fresh_task, seed, lambda p, _w: f"{p['wrong_value']}, or {p['value']}")
+    assert not graded_reply(fresh_task, seed, lambda p, _w: p["wrong_value"])
+
+
+def test_a_reply_may_name_the_account_s_current_address_beside_the_new_one(fresh_task):
+    def change(p, world):
+        current = world.query("help", "SELECT email FROM users WHERE id = 1")[0][0]
+        return f"Please change {current} to {p['value']}. Thanks!"
+
+    assert graded_reply(fresh_task, 0, change)
+    assert not graded_reply(fresh_task, 0, lambda p, _w: f"{p['value']} or pat@other.example")
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_a_ticket_message_must_say_the_problem_in_whole_words(fresh_task, seed):
+    world, task = fresh_task("workflows.help_ticket_for_order", seed)
+    p = task.params
+    values = {"topic": p["topic"], "reference": p["number"], "subject": p["subject"]}
+    write_ticket(world, {**values, "message": f"Hello: {p['message']}s, I think."})
+    failed = {c.name for c in task.check(world, None).conditions if not c.passed}
+    assert failed == {"the message says what happened"}
+    world.restore(seed)
+    world.mark_start()
+    write_ticket(world, {**values, "message": f"Hello:  {p['message'].upper()}, I think."})
+    assert task.check(world, None).success
+
+
+@pytest.mark.parametrize(
+    "name", ("workflows.help_return_in_window", "workflows.help_damaged_return")
+)
+@pytest.mark.parametrize("seed", (13, 14))
+def test_the_goal_names_one_order_of_the_item(fresh_task, name, seed):
+    """Seed 14's only returnable order has an item another, older order has too: the goal
+    tells the one meant apart by its date; seed 13's item is in one order only."""
+    world, task = fresh_task(name, seed)
+    having = [
+        order
+        for order in world.query("shop", "SELECT * FROM orders WHERE user_id = 1")
+        if world.query(
+            "shop",
+            "SELECT 1 FROM order_items WHERE order_id = ? AND name = ?",
+            (order["id"], task.params["item"]),
+        )
+    ]
+    meant = [
+        order["id"]
+        for order in having
+        if len(having) == 1
+        or long_date(order["created_at"]) in task.goal
+        or order["number"] in task.goal
+    ]
+    assert meant == [task.params["order_id"]]
+    assert (len(having) > 1) is (seed == 14)
