@@ -86,7 +86,7 @@ def test_eval_loads_an_agent_from_a_module(tmp_path, browser, monkeypatch):
         (["eval", "--agent", "bogus", "--tasks", "shop.fill_cart", "--episodes", "1"],
          "Unknown agent"),
         (["eval", "--perturb", "none,wild", "--tasks", "shop.fill_cart"],
-         "unknown profile(s) wild; choose from none, light, heavy, adversarial"),
+         "unknown profile(s) wild; choose from none, light, heavy, stale, adversarial"),
         (["eval", "--workers", "-1", "--tasks", "shop.fill_cart"], "--workers must be 0"),
     ],
 )  # fmt: skip

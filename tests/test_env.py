@@ -26,6 +26,8 @@ CHECKED = {
     "shop": "webenv/shop.buy_product-v0",
     "mail": "webenv/mail.archive_from_sender-v0",
     "forms": "webenv/forms.change_address-v0",
+    "calendar": "webenv/calendar.reschedule_event-v0",
+    "help": "webenv/help.reply_to_ticket-v0",
     "workflows": "webenv/workflows.reply_with_tracking-v0",
 }
 

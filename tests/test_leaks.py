@@ -73,8 +73,18 @@ def secrets(view: webenv.GraderView, goal: str) -> dict[str, str]:
 
 
 def leaked(info: Mapping[str, Any], hidden: Mapping[str, str]) -> dict[str, str]:
-    text = json.dumps(info, default=str)
+    """The hidden values found in ``info``, past the episode's seed (the agent's own input to
+    reset: a product id that happens to equal it tells the agent nothing)."""
+    text = json.dumps(_without_seeds(info), default=str)
     return {value: source for value, source in hidden.items() if value in text}
+
+
+def _without_seeds(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _without_seeds(v) for k, v in value.items() if k != "seed"}
+    if isinstance(value, (list, tuple)):
+        return [_without_seeds(v) for v in value]
+    return value
 
 
 @pytest.mark.suite  # each run looks for secrets in every episode tests/tasks/ runs instead

@@ -269,7 +269,7 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
     results = json.loads(out.read_text())
     assert results["version"] == 1 and results["passed"] is True
     assert results["seeds"] == [0, 1] and results["profiles"] == ["light"]
-    assert results["checks"] == [c for c in CHECKS if c not in ("heavy", "adversarial")]
+    assert results["checks"] == [c for c in CHECKS if c not in ("heavy", "stale", "adversarial")]
     by_name = {t["template"]: t for t in results["templates"]}
     assert set(by_name) == {"shop.order_total", "shop.change_phone"}
     for template in by_name.values():

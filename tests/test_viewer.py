@@ -9,10 +9,12 @@ perturbation engine writes them, and one cut short by a crash.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -243,11 +245,18 @@ def test_deep_links_land_on_the_step(page: Page, viewer_url: str, run_dir: Path)
     assert page.request.get(f"{viewer_url}/episode/{SUCCESS}/../../summary.json").status == 404
 
 
+def _adds_to_cart(folder: Path, lines: list[dict[str, Any]], step: int) -> bool:
+    """Whether step ``step`` clicked the "Add to cart" button of the page before it."""
+    clicked = re.findall(r'click\("(\d+)"\)', lines[step - 1]["action"])
+    before = read_observation(folder, lines[step - 2]["obs"])["axtree"]
+    return any(f'[{bid}] button "Add to cart"' in before for bid in clicked)
+
+
 def test_the_diff_panels_show_what_the_action_changed(page: Page, viewer_url: str, run_dir: Path):
     folder = run_dir / "episodes" / SUCCESS
     lines = read_episode(folder)["step_records"]
     # The step that added to the cart changes the page it stays on.
-    step = next(n for n, line in enumerate(lines, 1) if 'click("79")' in line["action"])
+    step = next(n for n in range(2, len(lines) + 1) if _adds_to_cart(folder, lines, n))
     before = read_observation(folder, lines[step - 2]["obs"])
     after = read_observation(folder, lines[step - 1]["obs"])
     page.goto(f"{viewer_url}/episode/{SUCCESS}?step={step}")

@@ -19,6 +19,7 @@ from webenv.tasks import (
     TaskTemplate,
     allow,
     edit,
+    edit_to,
     register,
 )
 from webenv.world import World
@@ -154,7 +155,14 @@ class ArchiveFromSender(TaskTemplate):
 class LabelFromSender(TaskTemplate):
     name = "mail.label_from_sender"
     sites = (SITE,)
-    may_change = allow(mail={"labels": ADD, "message_labels": ADD})
+    # Labelling their conversations from the thread page opens their messages: read, then.
+    may_change = allow(
+        mail={
+            "labels": ADD,
+            "message_labels": ADD,
+            "messages": edit_to(is_read=1).of_row("ids"),
+        }
+    )
     tags = ("organize", "labels", "bulk", "search")
     difficulty = "hard"
     max_steps = 20
