@@ -50,6 +50,33 @@ def new_rows(world: World, site: str, table: str, where: str = "1") -> list[dict
     return rows(world, site, f"SELECT * FROM {table} WHERE id > ? AND {where} ORDER BY id", (last,))
 
 
+def expect_one_return(
+    checks: Checks,
+    world: World,
+    params: Mapping[str, Any],
+    reason: str,
+    reason_name: str = "reason",
+) -> dict[str, Any] | None:
+    """Expect one return requested in the episode: of ``params``' order item and quantity, for
+    ``reason``, refunded by ``params["refund_method"]``. Returns it, or None."""
+    returns = new_rows(world, "shop", "returns")
+    checks.expect("one return requested", len(returns) == 1, f"{len(returns)} returns")
+    if len(returns) != 1:
+        return None
+    found = returns[0]
+    sql = "SELECT * FROM return_items WHERE return_id = ?"
+    lines = [
+        (row["order_item_id"], row["quantity"]) for row in rows(world, "shop", sql, (found["id"],))
+    ]
+    wanted = [(params["order_item_id"], params["quantity"])]
+    checks.expect("returned items", lines == wanted, f"returned {lines}")
+    checks.expect(reason_name, found["reason"] == reason, found["reason"])
+    checks.expect(
+        "refund method", found["refund_method"] == params["refund_method"], found["refund_method"]
+    )
+    return found
+
+
 def sent_messages(world: World) -> list[dict[str, Any]]:
     """Messages the persona sent during the episode, from the mail site's record of sent mail:
     one moved to the Trash or deleted forever since still counts (it went out)."""

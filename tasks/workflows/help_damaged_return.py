@@ -26,7 +26,7 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ..help._help import TICKET, contact, expect_one_ticket, open_article, open_help
-from ._flows import ORDER_NUMBER, new_rows, open_order_history, rows, unique_items
+from ._flows import ORDER_NUMBER, expect_one_return, open_order_history, unique_items
 from .help_return_policy import REFUNDS, is_the_order, naming, returnable_orders
 
 _RMA = re.compile(r"\bRMA-\d{5}-\d\b")
@@ -92,29 +92,10 @@ class HelpDamagedReturn(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        returns = new_rows(world, "shop", "returns")
-        checks.expect("one return requested", len(returns) == 1, f"{len(returns)} returns")
-        number = None
-        if len(returns) == 1:
-            found, number = returns[0], returns[0]["number"]
-            lines = [
-                (row["order_item_id"], row["quantity"])
-                for row in rows(
-                    world, "shop", "SELECT * FROM return_items WHERE return_id = ?", (found["id"],)
-                )
-            ]
-            wanted = [(params["order_item_id"], params["quantity"])]
-            checks.expect("returned items", lines == wanted, f"returned {lines}")
-            checks.expect(
-                "the reason for a damaged item",
-                found["reason"] == "Arrived damaged",
-                found["reason"],
-            )
-            checks.expect(
-                "refund method",
-                found["refund_method"] == params["refund_method"],
-                found["refund_method"],
-            )
+        found = expect_one_return(
+            checks, world, params, "Arrived damaged", "the reason for a damaged item"
+        )
+        number = found["number"] if found is not None else None
         ticket = expect_one_ticket(checks, world)
         if ticket is not None:
             checks.expect(

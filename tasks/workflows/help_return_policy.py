@@ -36,6 +36,7 @@ from webenv.world import World
 
 from ..help._help import open_article
 from ._flows import (
+    expect_one_return,
     new_rows,
     open_order_history,
     order_items,
@@ -203,24 +204,7 @@ class HelpReturnInWindow(_ReturnIfAllowed):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        returns = new_rows(world, "shop", "returns")
-        checks.expect("one return requested", len(returns) == 1, f"{len(returns)} returns")
-        if len(returns) == 1:
-            found = returns[0]
-            lines = [
-                (row["order_item_id"], row["quantity"])
-                for row in rows(
-                    world, "shop", "SELECT * FROM return_items WHERE return_id = ?", (found["id"],)
-                )
-            ]
-            wanted = [(params["order_item_id"], params["quantity"])]
-            checks.expect("returned items", lines == wanted, f"returned {lines}")
-            checks.expect("reason", found["reason"] == params["reason"], found["reason"])
-            checks.expect(
-                "refund method",
-                found["refund_method"] == params["refund_method"],
-                found["refund_method"],
-            )
+        expect_one_return(checks, world, params, params["reason"])
         return checks.result()
 
     def near_misses(self) -> dict[str, NearMiss]:

@@ -27,7 +27,7 @@ from ..mail._mail import READING
 from ._flows import (
     ORDER_NUMBER,
     expect_no_orders,
-    new_rows,
+    expect_one_return,
     open_order,
     persona_orders,
     rows,
@@ -97,24 +97,7 @@ class ReturnFromConfirmation(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        returns = new_rows(world, "shop", "returns")
-        checks.expect("one return requested", len(returns) == 1, f"{len(returns)} returns")
-        if len(returns) == 1:
-            found = returns[0]
-            lines = [
-                (row["order_item_id"], row["quantity"])
-                for row in rows(
-                    world, "shop", "SELECT * FROM return_items WHERE return_id = ?", (found["id"],)
-                )
-            ]
-            wanted = [(params["order_item_id"], params["quantity"])]
-            checks.expect("returned items", lines == wanted, f"returned {lines}")
-            checks.expect("reason", found["reason"] == params["reason"], found["reason"])
-            checks.expect(
-                "refund method",
-                found["refund_method"] == params["refund_method"],
-                found["refund_method"],
-            )
+        expect_one_return(checks, world, params, params["reason"])
         expect_no_orders(checks, world)
         sent = sent_messages(world)
         checks.expect("no e-mail sent", not sent, f"{len(sent)} e-mails sent")
