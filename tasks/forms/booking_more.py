@@ -295,10 +295,11 @@ def read_past_appointments(
         if cells and cells[0] == "Book an appointment":
             numbers.append(cells[1])
     visits = []
-    for number in numbers:
+    for index, number in enumerate(numbers):
+        if index:  # back to the list by its link: going back could land on a dead link's 404
+            observation = yield from click(observation, "link", "My account")
         observation = yield from click(observation, "link", number)
         when = read_definition(observation, "When").split(" at ")[0]
         day = datetime.strptime(when, "%A %d %B %Y").date().isoformat()
         visits.append((day, read_definition(observation, "Where").split(",")[0]))
-        observation = yield "go_back()"
     return observation, visits

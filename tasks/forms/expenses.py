@@ -360,11 +360,11 @@ class PastExpenseTotal(TaskTemplate):
         observation = yield from click(observation, "link", "My account")
         links = AxTree(observation["axtree"]).find_all("link")
         reports = [link.name for link in links if link.name.startswith("EXP-")]
-        for number in reports:  # open each report until it is the trip's
-            tree = AxTree(observation["axtree"])
-            observation = yield f'click("{tree.id("link", number)}")'
+        for index, number in enumerate(reports):  # open each report until it is the trip's
+            if index:  # back by the link: going back could land on a dead link's 404
+                observation = yield from click(observation, "link", "My account")
+            observation = yield from click(observation, "link", number)
             if task.params["purpose"] in observation["axtree"]:
                 break
-            observation = yield "go_back()"
         total = read_definition(observation, "Total claimed")
         yield f"send_msg_to_user({json.dumps(total)})"
