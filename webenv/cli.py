@@ -24,10 +24,12 @@ from .agents import OracleAgent
 from .demos import add_demos_command
 from .envserver.command import add_server_command
 from .errors import WebEnvError
+from .perturb import resolve_profile
 from .runner import BACKENDS, DEFAULT_EPISODE_TIMEOUT, PROFILES, RECORD_MODES, evaluate
 from .served import ServedWorld
 from .tasks import TaskTemplate, env_id, get_template, matching, templates
 from .trusted import grader_view
+from .validate.audit import PROFILES as VALIDATE_PROFILES
 
 DESCRIPTION = """\
 A Gymnasium environment of mock websites (a shop, a webmail client, a forms portal) for
@@ -75,13 +77,32 @@ def cmd_list(args: argparse.Namespace) -> int:
 def parse_profiles(text: str) -> list[str]:
     """``"none"`` or ``"none,heavy"`` → perturbation profiles, each checked."""
     profiles = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [p for p in profiles if p not in PROFILES]
+    unknown = [p for p in profiles if not _known_profile(p)]
     if unknown or not profiles:
         raise argparse.ArgumentTypeError(
             f"unknown profile(s) {', '.join(unknown) or repr(text)}; choose from "
-            f"{', '.join(PROFILES)} (several with commas, e.g. none,heavy)"
+            f"{', '.join(PROFILES)} (several with commas, e.g. none,heavy; joined with + to "
+            "strike together, e.g. heavy+stale)"
         )
     return list(dict.fromkeys(profiles))
+
+
+def parse_profile(text: str) -> str:
+    """One perturbation profile (``heavy``, ``heavy+stale``), checked."""
+    if not _known_profile(text):
+        raise argparse.ArgumentTypeError(
+            f"unknown profile {text!r}; choose from {', '.join(PROFILES)} (joined with + to "
+            "strike together, e.g. heavy+stale)"
+        )
+    return text
+
+
+def _known_profile(name: str) -> bool:
+    try:
+        resolve_profile(name)
+    except WebEnvError:
+        return False
+    return True
 
 
 #: The flag of an ``openai`` agent option, where its name differs.
@@ -426,8 +447,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--profiles",
         type=parse_profiles,
-        default="light,heavy,adversarial",
-        help="perturbation profiles the oracle must get past, comma-separated (none: clean only)",
+        default=",".join(VALIDATE_PROFILES),
+        help="perturbation profiles the oracle must get past, comma-separated (none: clean "
+        "only; joined with + to strike together)",
     )
     check.add_argument(
         "--random-steps", type=int, default=15, help="the random agent's steps per episode"
@@ -467,7 +489,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("task", help="template name or id, e.g. shop.change_phone")
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--perturb", default="none", choices=PROFILES, help="perturbation profile")
+    play.add_argument(
+        "--perturb",
+        default="none",
+        type=parse_profile,
+        help=f"perturbation profile: {', '.join(PROFILES)} (joined with +: heavy+stale)",
+    )
     play.add_argument("--out", default="runs/play", help="folder of the episode records")
     mode = play.add_mutually_exclusive_group()
     mode.add_argument(

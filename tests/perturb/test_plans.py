@@ -52,6 +52,7 @@ def test_kinds_strike_only_where_they_apply():
     "profile, message",
     [
         ("stormy", "Unknown perturbation profile 'stormy'"),
+        ("heavy+stormy", "Unknown perturbation profile 'stormy'.*joined with \\+"),
         ({"popups.meteor": 0.5}, "Unknown perturbation kinds"),
         ({"popups.cookie_banner": 1.5}, "between 0 and 1"),
     ],
@@ -59,3 +60,21 @@ def test_kinds_strike_only_where_they_apply():
 def test_bad_profiles_are_refused_clearly(profile, message):
     with pytest.raises(WebEnvError, match=message):
         resolve_profile(profile)
+
+
+def test_profiles_joined_with_a_plus_strike_together_at_the_higher_rate():
+    name, rates = resolve_profile("heavy+stale")
+    assert name == "heavy+stale"
+    assert set(rates) == set(PROFILES["heavy"]) | set(PROFILES["stale"])
+    assert rates["stale.old_draft"] == PROFILES["stale"]["stale.old_draft"]
+    _, light_heavy = resolve_profile("light+heavy")
+    for kind in PROFILES["light"]:
+        higher = max(PROFILES["light"][kind], PROFILES["heavy"].get(kind, 0.0))
+        assert light_heavy[kind] == higher
+    kinds = {
+        item.kind
+        for seed in range(40)
+        for item in make_plan(seed, "heavy+stale", SITES, True).items
+    }
+    assert any(kind.startswith("stale.") for kind in kinds)
+    assert any(kind.startswith("popups.") for kind in kinds)

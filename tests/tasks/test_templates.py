@@ -25,7 +25,7 @@ from webenv.world import World
 
 ALL = sorted(templates())
 DIFFICULTIES = {"easy", "medium", "hard"}
-PROFILES = ("light", "heavy", "adversarial")
+PROFILES = ("light", "heavy", "adversarial", "heavy+stale")
 #: The full matrix (``make test-full``): fixed seeds per template, beside each run's rotating
 #: ones (tests/rotation.py).
 ORACLE_SEEDS = range(10)

@@ -118,14 +118,27 @@ class Plan:
 
 
 def resolve_profile(profile: str | Mapping[str, float]) -> tuple[str, dict[str, float]]:
-    """A profile's name and rates; a clear error for unknown names, kinds or rates."""
+    """A profile's name and rates; a clear error for unknown names, kinds or rates.
+
+    Profiles joined with ``+`` strike together: ``"heavy+stale"`` has every kind of both, each
+    at the higher of its two rates.
+    """
     if isinstance(profile, str):
-        if profile not in PROFILES:
+        parts = [part.strip() for part in profile.split("+")]
+        unknown = [part for part in parts if part not in PROFILES]
+        if unknown:
             raise WebEnvError(
-                f"Unknown perturbation profile {profile!r}; choose one of "
-                f"{', '.join(PROFILES)} or pass a dict of rates per kind."
+                f"Unknown perturbation profile {unknown[0]!r}; choose one of "
+                f"{', '.join(PROFILES)}, several joined with + (e.g. heavy+stale), or pass a "
+                "dict of rates per kind."
             )
-        return profile, PROFILES[profile]
+        if len(parts) == 1:
+            return profile, PROFILES[profile]
+        combined: dict[str, float] = {}
+        for part in parts:
+            for kind, rate in PROFILES[part].items():
+                combined[kind] = max(rate, combined.get(kind, 0.0))
+        return "+".join(parts), combined
     rates = dict(profile)
     unknown = sorted(set(rates) - set(KINDS))
     if unknown:

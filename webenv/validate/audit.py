@@ -14,10 +14,10 @@ from ..tasks import TaskTemplate, env_id
 from .battery import check_answers, check_nonzero
 from .episodes import Policy, PolicyRun, idle, oracle_policy, random_policy, run_policy
 from .instances import check_instances
-from .report import CHECKS, Case, CheckReport, TemplateReport, ValidationReport
+from .report import Case, CheckReport, TemplateReport, ValidationReport, check_order
 
 #: Profiles checked by default.
-PROFILES = ("light", "heavy", "adversarial")
+PROFILES = ("light", "heavy", "adversarial", "heavy+stale")
 
 
 def _episode_case(run: PolicyRun, want_success: bool, label: str = "", keep: bool = False) -> Case:
@@ -53,7 +53,7 @@ def validate_template(
     progress: Callable[[str], None] | None = None,
 ) -> TemplateReport:
     """Every check of ``template`` over ``seeds`` (see the module's docstring and
-    :data:`CHECKS`), its episodes run in one env, closed after.
+    :func:`check_order`), its episodes run in one env, closed after.
 
     Args:
         template: a registered template (``@webenv.register``).
@@ -126,7 +126,7 @@ def validate_template(
     reports.update(static)
     if static["nonzero"].skipped == "the check does not use check_answer":
         reports["nonzero"] = check_nonzero(template, answers, len(seeds))
-    order = [name for name in CHECKS if name in reports]
+    order = [name for name in check_order(profiles) if name in reports]
     return TemplateReport(
         template.name, env_id(template), tuple(seeds), tuple(reports[n] for n in order)
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,11 +106,8 @@ class TemplateReport:
         }
 
 
-#: Every check's name, in the order of the table: the oracle clean, then under each profile
-#: (named by the profile), and the rest.
-CHECKS = (
-    "oracle",
-    *(profile for profile in PERTURB_PROFILES if profile != "none"),
+#: The checks after the oracle's, in the order of the table.
+_AFTER = (
     "untouched",
     "noop",
     "random",
@@ -121,6 +118,16 @@ CHECKS = (
     "diverse",
     "nonzero",
 )
+
+
+def check_order(profiles: Iterable[str]) -> tuple[str, ...]:
+    """The checks of an audit under ``profiles``, in the order of the table: the oracle clean,
+    then under each profile (named by the profile, ``heavy+stale`` too), and the rest."""
+    return ("oracle", *dict.fromkeys(p for p in profiles if p != "none"), *_AFTER)
+
+
+#: Every check's name with the named profiles (see :func:`check_order`).
+CHECKS = check_order(PERTURB_PROFILES)
 
 
 @dataclass(frozen=True)
@@ -137,8 +144,8 @@ class ValidationReport:
 
     @property
     def check_names(self) -> list[str]:
-        """The checks run: :data:`CHECKS`, with only the profiles of this audit."""
-        return [name for name in CHECKS if name not in PERTURB_PROFILES or name in self.profiles]
+        """The checks run: :func:`check_order` of this audit's profiles."""
+        return list(check_order(self.profiles))
 
     def to_dict(self) -> dict[str, Any]:
         return {
