@@ -55,6 +55,7 @@ from typing import Any, ClassVar
 
 from . import chat
 from .actions import ACTIONS, ActionSpec
+from .envserver.auth import TOKEN_VARIABLE
 from .errors import ActionError, UnknownTaskError, WebEnvError
 
 #: Where the server is when neither ``url`` nor :data:`URL_VARIABLE` says.
@@ -117,6 +118,7 @@ class WebEnvTools:
     url: ClassVar[str] = DEFAULT_URL
     budget: ClassVar[chat.Budget] = chat.DEFAULT_BUDGET
     timeout: ClassVar[float] = DEFAULT_TIMEOUT
+    token: ClassVar[str | None] = None
     tasks: ClassVar[tuple[str, ...]] = ()
     seed: ClassVar[int] = 0
     perturb: ClassVar[str | None] = None
@@ -281,11 +283,24 @@ class WebEnvTools:
 
     async def _connect(self) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import InvalidHandshake, InvalidURI
+        from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
 
         address = _ws_url(self.url)
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else None
         try:
-            self._socket = await connect(address, max_size=None, open_timeout=self.timeout)
+            self._socket = await connect(
+                address, max_size=None, open_timeout=self.timeout, additional_headers=headers
+            )
+        except InvalidStatus as error:
+            if error.response.status_code not in (401, 403):
+                raise ServerError(
+                    f"webenv server at {address} refused the connection ({error})."
+                ) from None
+            given = "its token was not accepted" if self.token else "it asks for a token"
+            raise ServerError(
+                f"webenv server at {address} refused the connection: {given}. Pass the "
+                f"server's --token as token= (or set ${TOKEN_VARIABLE})."
+            ) from None
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
             raise ServerError(
                 f"Cannot reach webenv server at {address} ({error}): start it with "
@@ -414,6 +429,7 @@ def environment(
     seed: int = 0,
     perturb: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    token: str | None = None,
     name: str = "WebEnvTools",
 ) -> type[WebEnvTools]:
     """A :class:`WebEnvTools` subclass for ``GRPOTrainer(environment_factory=...)``.
@@ -431,6 +447,7 @@ def environment(
         seed: the first seed of ``tasks``' draws.
         perturb: a perturbation profile for every episode whose row names none.
         timeout: how long to wait for each answer of the server, in seconds.
+        token: the server's ``--token`` (default: ``$WEBENV_SERVER_TOKEN``; None: no token).
         name: the class's name (TRL logs the reward under it).
     """
     from .tasks import matching
@@ -452,6 +469,7 @@ def environment(
         "url": url or os.environ.get(URL_VARIABLE) or DEFAULT_URL,
         "budget": chat.Budget(max_chars=max_chars, max_tokens=max_tokens),
         "timeout": timeout,
+        "token": token or os.environ.get(TOKEN_VARIABLE) or None,
         "tasks": names,
         "seed": seed,
         "perturb": perturb,

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
@@ -26,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..actions import MAX_ACTION_CHARS
 from ..errors import WebEnvError
 from . import wire
+from .auth import BearerAuth
 from .hub import BrowserHub, cores
 from .sessions import CapacityError, Session, SessionGone, SessionPool, Suite
 
@@ -35,7 +37,8 @@ REAP_INTERVAL = 5.0
 
 class EnvServer:
     """A browser hub and its session pool; :attr:`app` serves them (start with
-    :meth:`start`, or let the app's lifespan do it)."""
+    :meth:`start`, or let the app's lifespan do it). With ``token``, every request but
+    ``GET /health`` must carry ``Authorization: Bearer <token>`` (:mod:`.auth`)."""
 
     def __init__(
         self,
@@ -48,6 +51,7 @@ class EnvServer:
         observe: Sequence[str] = ("axtree",),
         seed: int = 0,
         headless: bool = True,
+        token: str | None = None,
     ):
         suite = Suite.from_patterns(tasks, perturb, seed)
         self.hub = BrowserHub(headless)
@@ -73,6 +77,7 @@ class EnvServer:
                 WebSocketRoute("/ws", self.websocket),
             ],
             lifespan=self._lifespan,
+            middleware=[Middleware(BearerAuth, token=token)] if token else None,
         )
 
     # -- life -----------------------------------------------------------------------------

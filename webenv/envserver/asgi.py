@@ -4,7 +4,7 @@
 ``WEBENV_SERVER_TASKS`` (globs, space-separated; default ``*``), ``WEBENV_SERVER_PERTURB``
 (profiles, comma-separated; ``none``), ``WEBENV_SERVER_MAX_SESSIONS`` (8),
 ``WEBENV_SERVER_IDLE_TIMEOUT`` (seconds, 300), ``WEBENV_SERVER_OBSERVE`` (``axtree``;
-comma-separated), ``WEBENV_SERVER_SEED`` (0).
+comma-separated), ``WEBENV_SERVER_SEED`` (0), ``WEBENV_SERVER_TOKEN`` (none: no token asked).
 """
 
 from __future__ import annotations
@@ -25,4 +25,5 @@ app = server_app(
     idle_timeout=float(_setting("IDLE_TIMEOUT", "300")),
     observe=[k.strip() for k in _setting("OBSERVE", "axtree").split(",") if k.strip()],
     seed=int(_setting("SEED", "0")),
+    token=_setting("TOKEN", "") or None,
 )

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import Any
 
 from ..runner import PROFILES
+from .auth import TOKEN_VARIABLE
+
+#: Hosts only this machine reaches.
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 #: The observation keys a server may send (a screenshot as PNG base64).
 SERVER_OBSERVE = ("axtree", "dom", "screenshot")
@@ -42,6 +48,12 @@ def add_server_command(commands: Any, formatter: type[argparse.HelpFormatter]) -
         help=f"observation keys, comma-separated, of {', '.join(SERVER_OBSERVE)}",
     )
     server.add_argument("--seed", type=int, default=0, help="seed of the suite's draws")
+    server.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_VARIABLE) or None,
+        help=f"require Authorization: Bearer TOKEN on every request but /health "
+        f"(default: ${TOKEN_VARIABLE}; none: anyone who reaches the port may use it)",
+    )
     server.set_defaults(run=cmd_server)
 
 
@@ -66,7 +78,15 @@ def cmd_server(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         observe=observe,
         seed=args.seed,
+        token=args.token,
     )
+    if not args.token and args.host not in LOOPBACK:
+        print(
+            f"warning: listening on {args.host} without a token: anyone who reaches the port "
+            f"can run episodes (--token or ${TOKEN_VARIABLE})",
+            file=sys.stderr,
+            flush=True,
+        )
     print(
         f"webenv server on http://{args.host}:{args.port} (WebSocket /ws): "
         f"{len(server.pool.suite.tasks)} tasks, at most {args.max_sessions} sessions",
