@@ -30,6 +30,8 @@ from tests import rotation
 from webenv.browser import acquire_browser, release_browser
 from webenv.perturb.base import TIME_SCALE_VARIABLE
 from webenv.served import ServedWorld
+from webenv.tasks import Task, templates
+from webenv.world import World
 
 RUN_SEED = rotation.run_seed()  # here, before pytest-xdist starts its workers
 #: The perturbations' delays at a hundredth of their pace (tests that need the real pace set
@@ -166,4 +168,25 @@ def live_world(browser: Browser) -> Iterator[Callable[..., LiveWorld]]:
 
     yield serve
     for world in worlds:
+        world.close()
+
+
+@pytest.fixture(scope="module")
+def fresh_task() -> Iterator[Callable[[str, int], tuple[World, Task]]]:
+    """``instance(name, seed)``: the template's task of ``seed`` on a world just restored, its
+    start marked (no browser). One world per set of sites, kept for the module."""
+    opened: dict[tuple[str, ...], World] = {}
+
+    def instance(name: str, seed: int) -> tuple[World, Task]:
+        template = templates()[name]
+        if template.sites not in opened:
+            opened[template.sites] = World(template.sites)
+        world = opened[template.sites]
+        world.restore(seed)
+        task = template.instantiate(seed, world)
+        world.mark_start()
+        return world, task
+
+    yield instance
+    for world in opened.values():
         world.close()

@@ -23,8 +23,7 @@ import pytest
 
 import webenv  # noqa: F401
 from webenv.answers import grade
-from webenv.tasks import Answer, templates
-from webenv.world import World
+from webenv.tasks import Answer
 
 #: Hedges that passed: each offers a second answer, or leaves the value open.
 HEDGES = [
@@ -116,15 +115,6 @@ def test_an_id_spelled_out_a_character_at_a_time_is_still_a_second_id():
     assert grade("identifier", "Tracking: " + " ".join(right), right).passed
 
 
-def _instance(name: str, seed: int = 1):
-    template = templates()[name]
-    world = World(template.sites)
-    world.restore(seed)
-    task = template.instantiate(seed, world)
-    world.mark_start()
-    return world, task
-
-
 @pytest.mark.parametrize(
     ("name", "delete"),
     [
@@ -132,32 +122,26 @@ def _instance(name: str, seed: int = 1):
         ("mail.mark_unread", "DELETE FROM messages WHERE id = {latest}"),
     ],
 )
-def test_deleting_what_the_check_reads_fails_the_check_instead_of_raising(name, delete):
-    world, task = _instance(name)
-    try:
-        with sqlite3.connect(world.db_path("mail")) as conn:
-            conn.execute(delete.format(**task.params))
-        result = task.check(world, Answer("message", "Done."))
-        assert not result.success
-        failed = [c for c in result.conditions if not c.passed]
-        assert failed and "deleted" in " ".join(c.message for c in failed)
-    finally:
-        world.close()
+def test_deleting_what_the_check_reads_fails_the_check_instead_of_raising(fresh_task, name, delete):
+    world, task = fresh_task(name, 1)
+    with sqlite3.connect(world.db_path("mail")) as conn:
+        conn.execute(delete.format(**task.params))
+    result = task.check(world, Answer("message", "Done."))
+    assert not result.success
+    failed = [c for c in result.conditions if not c.passed]
+    assert failed and "deleted" in " ".join(c.message for c in failed)
 
 
-def test_a_check_that_raises_fails_with_its_reason(monkeypatch):
-    world, task = _instance("shop.order_total")
-    try:
+def test_a_check_that_raises_fails_with_its_reason(fresh_task, monkeypatch):
+    world, task = fresh_task("shop.order_total", 1)
 
-        def broken(*_args: object) -> None:
-            raise KeyError("total_cents")
+    def broken(*_args: object) -> None:
+        raise KeyError("total_cents")
 
-        monkeypatch.setattr(type(task.template), "check", broken)
-        result = task.check(world, Answer("message", "$1.00"))
-        assert not result.success
-        assert "could not read it (KeyError" in result.conditions[0].message
-    finally:
-        world.close()
+    monkeypatch.setattr(type(task.template), "check", broken)
+    result = task.check(world, Answer("message", "$1.00"))
+    assert not result.success
+    assert "could not read it (KeyError" in result.conditions[0].message
 
 
 class _Hostile(str):

@@ -1,5 +1,5 @@
-"""Envs for task tests: one per template, kept while its tests run, reset for every seed; and
-tasks on worlds without a browser, for checks graded directly."""
+"""Envs for task tests: one per template, kept while its tests run, reset for every seed (tasks on
+worlds without a browser, ``fresh_task``, are in the tests' own conftest)."""
 
 from __future__ import annotations
 
@@ -14,29 +14,6 @@ import webenv
 from tests.test_leaks import leaked, secrets
 from webenv.tasks import Task, env_id, templates
 from webenv.validate import run_policy as run_episode
-from webenv.world import World
-
-
-@pytest.fixture(scope="module")
-def fresh_task() -> Iterator[Callable[[str, int], tuple[World, Task]]]:
-    """``instance(name, seed)``: the template's task of ``seed`` on a world just restored, its
-    start marked (no browser). One world per set of sites, kept for the module."""
-    opened: dict[tuple[str, ...], World] = {}
-
-    def instance(name: str, seed: int) -> tuple[World, Task]:
-        template = templates()[name]
-        if template.sites not in opened:
-            opened[template.sites] = World(template.sites)
-        world = opened[template.sites]
-        world.restore(seed)
-        task = template.instantiate(seed, world)
-        world.mark_start()
-        return world, task
-
-    yield instance
-    for world in opened.values():
-        world.close()
-
 
 #: How many templates' envs a worker keeps open at once (each holds a browser context, a site
 #: server and its worlds' databases); tests of one template run one after another (see
