@@ -11,7 +11,7 @@ DEMO_OUT ?= runs/demo
 DEMO_EPISODES ?= 1
 DEMO_WORKERS ?= 2
 
-.PHONY: demo demo-setup test test-full test-unit lint setup chromium test-tools clean
+.PHONY: demo demo-setup test test-full test-unit test-verifiers lint setup chromium test-tools clean
 
 ## Run the oracle over every built-in task with screenshots; print the table and where to look.
 demo: demo-setup
@@ -48,6 +48,19 @@ test-full: setup test-tools
 ## The tests that need no browser (seconds).
 test-unit: setup
 	$(BIN)/pytest -n 2 -m unit
+
+## verifiers' adapter against its real library, in a virtualenv of its own: verifiers 0.4 needs
+## an older openenv than the dev environment's (see tests/test_verifiers.py).
+VF_VENV ?= .venv-verifiers
+test-verifiers: setup $(VF_VENV)/.installed
+	$(VF_VENV)/bin/pytest -p no:cacheprovider tests/test_verifiers.py
+
+$(VF_VENV)/.installed: pyproject.toml setup.py
+	$(PYTHON) -m venv $(VF_VENV)
+	$(VF_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VF_VENV)/bin/python -m pip install --quiet -e '.[verifiers,server]' pytest pytest-timeout \
+		pytest-xdist hypothesis
+	touch $@
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
