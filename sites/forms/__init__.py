@@ -42,9 +42,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     register_template_helpers(app)
 
-    from .views import auth, errors, outcome, portal, steps
+    from .views import applications, auth, bookings, errors, outcome, portal, steps
 
-    for blueprint in (auth.bp, portal.bp, outcome.bp, steps.bp):
+    blueprints = (auth.bp, portal.bp, outcome.bp, bookings.bp, applications.bp, steps.bp)
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     errors.register(app)
     return app

@@ -18,6 +18,8 @@ STATUS_LABELS = {
     "completed": "Completed",
     "active": "In progress",
     "saved": "Saved",
+    "cancelled": "Cancelled",
+    "withdrawn": "Withdrawn",
 }
 
 

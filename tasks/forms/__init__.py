@@ -10,4 +10,6 @@ from . import (  # noqa: F401
     insurance,
     jobs,
     lapsed_claim,
+    rescheduling,
+    withdrawing,
 )

@@ -2,6 +2,7 @@
 
 from . import (  # noqa: F401
     address_book,
+    bulk,
     contact_edits,
     impossible,
     indirect,

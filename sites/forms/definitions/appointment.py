@@ -87,7 +87,8 @@ def appointment_highlights(values: Mapping[str, Any], ctx: FormContext) -> list[
     office = _office_by_code(ctx.db, values["office"])
     where = f"{office['name']}, {office['street']}, {office['city']}" if office else ""
     when = f"{format_date(values['appointment_date'])} at {format_time(values['appointment_time'])}"
-    return [("When", when), ("Where", where)]
+    service = next((c.label for c in SERVICES if c.value == values.get("service")), "")
+    return [("Service", service), ("When", when), ("Where", where)]
 
 
 def book_slot(db: sqlite3.Connection, values: Mapping[str, Any], submission_id: int,
@@ -111,7 +112,7 @@ FORM = FormSpec(
     done_title="Appointment booked",
     you_need=("to know which service you need", "an email address for your confirmation"),
     next_steps="Bring a photo ID and any documents for your service. If you cannot come, "
-    "please book again and let the office know.",
+    "reschedule or cancel it from its confirmation page under My account.",
     email_field="email",
     derive=appointment_moment,
     highlights=appointment_highlights,

@@ -33,6 +33,16 @@ def open_jobs(ctx: FormContext) -> list[Choice]:
     ]
 
 
+def application_highlights(values: Mapping[str, Any], ctx: FormContext) -> list[tuple[str, str]]:
+    """The position applied for, as the confirmation page and e-mail name it."""
+    row = ctx.db.execute(
+        "SELECT * FROM job_openings WHERE reference = ?", (values.get("opening"),)
+    ).fetchone()
+    if row is None:
+        return []
+    return [("Position", f"{row['title']} ({row['reference']})"), ("Department", row["department"])]
+
+
 def end_after_start(values: Mapping[str, Any], _ctx: FormContext) -> dict[str, str]:
     errors = {}
     for index, job in enumerate(values.get("jobs", [])):
@@ -58,6 +68,7 @@ FORM = FormSpec(
     next_steps="Our recruitment team reviews every application after the closing date. "
     "If you are shortlisted, we will contact you by email to arrange an interview.",
     email_field="email",
+    highlights=application_highlights,
     steps=(
         Step(
             "position",

@@ -26,7 +26,9 @@ from ..fields import Field, FormContext, FormSpec
 from ..submissions import submit_draft
 from ..values import display_value
 from ..wizard import FormResult, validate_form
+from .applications import withdraw_url
 from .auth import login_redirect
+from .bookings import confirmation_actions
 from .progress import current_draft, forget_draft, form_context, remember_submission
 from .steps import find_form, needs_login
 
@@ -159,5 +161,10 @@ def confirmation(slug: str, confirmation: str) -> Any:
     ctx = form_context(values)
     highlights = form.highlights(values, ctx) if form.highlights else []
     return render_template(
-        "form/confirmation.html", form=form, submission=row, highlights=highlights
+        "form/confirmation.html",
+        form=form,
+        submission=row,
+        highlights=highlights,
+        changes=confirmation_actions(row),
+        withdraw_url=withdraw_url(row),
     )
