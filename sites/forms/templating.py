@@ -8,7 +8,7 @@ from datetime import date
 from flask import Flask
 
 from .fields import Choice
-from .values import format_date, format_money, format_time, parse_date
+from .values import format_date, format_money, format_phone, format_time, parse_date
 from .wizard import field_id, input_name
 
 STATUS_LABELS = {
@@ -61,6 +61,7 @@ def register_template_helpers(app: Flask) -> None:
         money=format_money,
         long_date=format_date,
         clock=format_time,
+        phone=format_phone,
         short_datetime=short_datetime,
         day_of_month=day_of_month,
         month_abbr=month_abbr,

@@ -49,6 +49,15 @@ def test_the_account_lists_saved_drafts_and_past_submissions(signed_in, query):
     assert "Paid" in page and "Closed" in page
 
 
+def test_the_account_shows_the_phone_the_forms_fill_in(signed_in, persona):
+    # A step filled in from an old draft (stale.old_draft) may hold a number the user no
+    # longer has: the account is where the portal shows the one it knows.
+    digits = "".join(c for c in persona.phone if c.isdigit())[-10:]
+    shown = f"({digits[:3]}) {digits[3:6]}-{digits[6:]}"
+    page = signed_in.get("/account").text
+    assert f"<dt>Phone</dt><dd>{shown}</dd>" in page
+
+
 def test_an_accounts_draft_cannot_be_resumed_without_signing_in(client, query):
     code = query("SELECT resume_code FROM drafts WHERE user_id = 1 LIMIT 1")[0][0]
     response = client.get(f"/resume/{code}")
