@@ -185,7 +185,8 @@ _OPEN = re.compile(
     r"\bor (?:more|less|fewer|so|over|under|above|below|before|after|earlier|later|sooner"
     r"|thereabouts)\b|[0-9]\s?\+(?![0-9])|\bat (?:the )?(?:earliest|latest|minimum|maximum)\b"
     r"|\bat the (?:most|least)\b|\bat a (?:minimum|maximum)\b|\bplus(?=\s*(?:[.,;:!?)]|$))"
-    r"|\bgive or take\b|\bhandful\b",
+    r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
+    r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b",
     re.IGNORECASE,
 )
 #: Words that make the value that follows them approximate or open: "about 5", "roughly
@@ -206,6 +207,7 @@ _UNSURE = re.compile(
     r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b|\bcan'?t be sure\b"
     r"|\bhard to (?:say|tell)\b|\b(?:I'?d |I would |I )?guess(?:ing)?\b|\bprobably\b"
     r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
+    r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
     r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
     r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)|\b(?:could|might) (?:also |well )?(?:be|have been)\b",
@@ -987,7 +989,8 @@ _ID_TOKEN = re.compile(r"\b(?![0-9]+(?:st|nd|rd|th)\b)" + _MIXED_TOKEN.pattern[2
 #: A place by its number ("Room 2", "Gate B4", "Suite 300"): a name, not a value.
 _PLACE = re.compile(
     r"\b(?:room|rm|suite|ste|floor|gate|building|bldg|office|desk|table|hall|unit|studio"
-    r"|level|lab|platform|zone|booth|court|aisle|dock|bay|terminal)\.?\s+#?[0-9]+[A-Za-z]?\b",
+    r"|level|lab|platform|zone|booth|court|aisle|dock|bay|terminal)s?\.?\s+#?[0-9]+[A-Za-z]?"
+    r"(?:\s*(?:or|and|/|&|-)\s*#?[0-9]+[A-Za-z]?)?\b",
     re.IGNORECASE,
 )
 _OTHER_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {
