@@ -867,8 +867,9 @@ def _without_repeats(kind: str, text: str, value: Any, year: int | None) -> str:
             continue
         if begin < kept_end:  # another reading of the first writing
             continue
-        join = _REPEAT_JOIN.search(out[kept_end:begin])
-        start = kept_end + join.start() if join else begin
+        near = max(kept_end, begin - 24)  # what joins it stands right before it
+        join = _REPEAT_JOIN.search(out[near:begin])
+        start = near + join.start() if join else begin
         out = out[:start] + " " * (end - start) + out[end:]
     return out
 
@@ -925,10 +926,10 @@ def _or_joins_other_words(
     does unless what follows it refers to another value ("or the day after", "or whatever the
     other order came to"), or it stands in the clause that gives the answer between words that
     are no name's ("$58.20 or the subtotal")."""
-    after = _CLAUSE_END.split(sentence[match.end() :], maxsplit=1)[0]
+    after = _CLAUSE_END.split(sentence[match.end() : match.end() + 80], maxsplit=1)[0]
     if _REFERS.search(after):
         return False
-    left = re.search(r"(\S+)\s*$", sentence[: match.start()])
+    left = re.search(r"(\S+)\s*$", sentence[max(0, match.start() - 64) : match.start()])
     right = re.match(r"\s*(?:the\s+)?(\S+)", sentence[match.end() :])
     if left and right and left[1][:1].isupper() and right[1][:1].isupper():
         return True  # inside a name: "Barnes or Noble", "Salt or Pepper"
