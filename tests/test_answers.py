@@ -689,6 +689,21 @@ _PIECES = [
     "noon",
     "é",
     "\U0001f600",
+    "about ",
+    "~",
+    "\u2265",
+    "I think ",
+    "not sure",
+    "\u2086\u2082",
+    "\u00b2\u2070",
+    "sixty-one dollars ",
+    "the fifth",
+    "one-Z-V-J-seven-B",
+    "(sent ",
+    " o ",
+    " / ",
+    "Room 2 or ",
+    "at the latest",
 ]
 NASTY = st.one_of(st.text(), st.lists(st.sampled_from(_PIECES), max_size=40).map("".join))
 EXPECTED = {kind: value for kind, (value, _, _, _) in TABLE.items()}

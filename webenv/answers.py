@@ -3,7 +3,12 @@
 A careful person answers in a sentence: "Order #1042 came to $58.20 on March 3." For a money
 question that is $58.20: the order number and the date are values of other kinds and are passed
 over. What fails is a hedge: a second value of the asked kind ("$58.20 or $61.00"), a second
-candidate name ("either X or Y"), a list of every candidate.
+candidate name ("either X or Y"), a list of every candidate; and what a careful person answering
+an exact question does not write: doubt in words anywhere ("I think", "not sure", "probably"),
+a value made approximate or open ("about 5", "~$58", "by March 4", "5 plus", "at the latest"),
+a second candidate written another way (in words, in small digits, spelled out, run together).
+An "or" is a hedge where it offers another value of the asked kind, not inside a name or
+between other words ("Barnes or Noble", "in Room 2 or the lobby").
 
 :func:`grade` never raises, whatever the text (impossible dates, huge numbers, control
 characters, empty): it returns a :class:`Grade` that says why the answer passed or failed.
@@ -42,6 +47,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from anyascii import anyascii
+
+from webenv.number_words import ORDINALS, SPELLED, is_ordinal
+from webenv.number_words import value as spelled_value
 
 #: Answers longer than this are refused unread: an answer is a value, not a page.
 MAX_LENGTH = 4000
@@ -134,13 +142,17 @@ _MORE_WORDS = ("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety
                "thousand", "million", "dozen", "half", "quarter")  # fmt: skip
 #: A digit of any script, a number word or a Roman numeral (two letters or more, so that "I"
 #: is not one): what a second candidate of a number-like kind may be written with.
-_NUMBER_LIKE = re.compile(r"\d|\b(?i:" + "|".join((*_WORDS, *_MORE_WORDS)) + r")\b|\b[IVX]{2,}\b")
+#: Ordinal words past "second" ("the fifth"): a day of the month written out.
+_ORDINAL_WORDS = tuple(word for word, n in ORDINALS.items() if n > 2)
+_NUMBER_LIKE = re.compile(
+    r"\d|\b(?i:" + "|".join((*_WORDS, *_MORE_WORDS, *_ORDINAL_WORDS)) + r")\b|\b[IVX]{2,}\b"
+)
 #: What offers a second candidate between two numbers: "or", and the words of a guess, and a
 #: slash between spaces ("$164.17 / 58.62"; a date's own slashes have none).
 _OFFER = re.compile(
     _HEDGE.pattern
     + r"|\b(?:maybe|perhaps|possibly|unless|otherwise|alternatively|else|though|vs)\b"
-    r"|\bif not\b|\b(?:may|might|could) (?:be|have been)\b|\s/\s",
+    r"|\bif not\b|\b(?:may|might|could) (?:be|have been)\b|\s/\s|~",
     re.IGNORECASE,
 )
 #: A range offers two values at once: "$41.99 to 45", "3 through 4", "$41.99-45".
@@ -155,6 +167,8 @@ _GUESS = re.compile(
     r"|[,;]\s*else\b|\bif not\b|\bcould also\b|\bor rather\b|\bthen again\b"
     r"|\bif (?:that|this)'?s? (?:is )?wrong\b"
     r"|\b(?:ou|oder|ili)\b"  # "or" in French, German, and Russian read in Latin letters
+    r"|(?<![\w'])(?-i:o)(?![\w'])"  # "or" with its "r" dropped: "Blue Mug o Green Mug"
+    r"|\bmay (?:be|have been)\b"
     r"|\s/\s",
     re.IGNORECASE,
 )
@@ -165,11 +179,58 @@ _GUESS_FIRST = re.compile(
     r"|then again|if (?:that|this)'?s? (?:is )?wrong)\b",
     re.IGNORECASE,
 )
-#: An open-ended value, which covers many: "at least 5", "2 or more", "10+", "up to $40".
+#: An open-ended value, written after it: "2 or more", "10+", "5 plus", "March 4 at the latest"
+#: (the words before a value, "at least 5", "by March 4", are :data:`_QUALIFIER`).
 _OPEN = re.compile(
-    r"\bat (?:least|most)\b|\bup to\b|\b(?:more|less|fewer|later|earlier) than\b"
-    r"|\bor (?:more|less|fewer|so|over|under|above|below|before|after|earlier|later)\b"
-    r"|[0-9]\s?\+(?![0-9])",
+    r"\bor (?:more|less|fewer|so|over|under|above|below|before|after|earlier|later|sooner"
+    r"|thereabouts)\b|[0-9]\s?\+(?![0-9])|\bat (?:the )?(?:earliest|latest|minimum|maximum)\b"
+    r"|\bat the (?:most|least)\b|\bat a (?:minimum|maximum)\b|\bplus(?=\s*(?:[.,;:!?)]|$))"
+    r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
+    r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b",
+    re.IGNORECASE,
+)
+#: Words that make the value that follows them approximate or open: "about 5", "roughly
+#: $58.20", "~$58", "≥5", "at least 5", "up to 5", "over 5", "by March 4", "around 2:30 PM". They
+#: leave the answer open only where they qualify it: "up to 20% off" beside a count does not.
+_QUALIFIER = re.compile(
+    r"\b(?:about|around|approximately|approx|roughly|circa|ca|nearly|almost|close to"
+    r"|upwards of|in the region of|at least|at most|up to|(?:no )?(?:more|less|fewer|later"
+    r"|earlier|sooner) than|over|under|above|below|by|before|after|not (?:before|after)"
+    r"|sometime(?: around| in| on)?|some time (?:around|in|on))\b\.?"
+    r"|[~\u2248\u2264\u2265]|(?<![\w/-])[<>]=?",
+    re.IGNORECASE,
+)
+#: What a careful person does not say of an answer they are sure of, anywhere in the message:
+#: "not sure", "I think", "probably", "I'd guess", "if that's the one", "Smith says
+#: otherwise", "… instead", "could also be", "might be B".
+_UNSURE = re.compile(
+    r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b|\bcan'?t be sure\b"
+    r"|\bhard to (?:say|tell)\b|\b(?:I'?d |I would |I )?guess(?:ing)?\b|\bprobably\b"
+    r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
+    r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
+    r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
+    r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
+    r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)|\b(?:could|might) (?:also |well )?(?:be|have been)\b",
+    re.IGNORECASE,
+)
+#: A count offered with an exception, which offers the other count: "5, not counting the
+#: archived one", "5 if you leave out drafts".
+_EXCEPTION = re.compile(
+    r"\b(?:not|without) (?:counting|including)\b|\bexcluding\b"
+    r"|\bif (?:you|we|I|one) (?:count|include|exclude|add|leave out|ignore|don'?t count)\b",
+    re.IGNORECASE,
+)
+#: After an "or", what refers to another value of the asked kind: "or whatever the other order
+#: came to", "or the day after", "or the office line", "or Sunday". Without one (and without a
+#: number after it), an "or" beside the answer joins other words: "Barnes or Noble".
+_REFERS = re.compile(
+    r"\b(?:other|another|else|whatever|whichever|different|next|previous|prior|following"
+    r"|preceding|before|after|later|earlier|sooner|more|less|fewer|so|thereabouts|rather"
+    r"|maybe|perhaps|possibly|probably|something|anything|nothing|similar|close|near|around"
+    r"|about|day|days|week|weeks|month|months|year|hour|hours|minute|minutes|try|call|line"
+    r"|ext|extension|ending|last|same|higher|lower"
+    r"|cheaper|over|under|above|below|total|subtotal|amount|price|cost|number|date|time"
+    rf"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_MONTH[1:-6]})\b",
     re.IGNORECASE,
 )
 #: A file's name: "q1-budget.csv", "meeting notes.docx" is two words but "notes.docx" one.
@@ -189,6 +250,11 @@ _NUMBER_KINDS = frozenset({"money", "number", "date", "time", "phone", "identifi
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e]")
 #: Characters that show nothing: removed, so that "o\u200br" reads "or".
 _INVISIBLE = re.compile(r"[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")
+#: Cents written small after the dollars ("$58²⁰", "58₆₂"): read as "58.20", "58.62".
+_SMALL_CENTS = re.compile(
+    "([0-9])([\u2070\u00b9\u00b2\u00b3\u2074-\u2079]{2}|[\u2080-\u2089]{2})"
+    "(?![\u2070-\u2089\u00b9\u00b2\u00b3])"
+)
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212"})
 
 
@@ -220,6 +286,7 @@ def clean(text: object) -> str:
     """``text`` as one line of plain characters: compatibility forms folded (full-width digits,
     non-breaking spaces), dashes made hyphens, control characters made spaces."""
     text = text if isinstance(text, str) else str(text)
+    text = _SMALL_CENTS.sub(lambda m: f"{m[1]}.{m[2]}", text)  # "$58²⁰", "58₆₂": cents
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
 
@@ -363,6 +430,41 @@ def _counts(text: str) -> _Found:
     return _Found(tuple(words))
 
 
+#: An amount in words: "sixty-one dollars", "fifty-eight dollars and sixty-two cents".
+_SPELLED_MONEY = re.compile(
+    rf"({SPELLED.pattern})\s+(?:dollars?|bucks)(?:\s+(?:and\s+)?({SPELLED.pattern})\s+cents?)?",
+    re.IGNORECASE,
+)
+
+
+def _money_said(text: str) -> _Found:
+    """The amounts in an answer: as :func:`_money`, and amounts written in words too ("Not
+    sure if it's sixty-one dollars"), each a value of its own."""
+    found = _money(text)
+    spelled: list[int] = []
+    for match in _SPELLED_MONEY.finditer(text):
+        dollars, cents = spelled_value(match[1]), spelled_value(match[2]) if match[2] else 0
+        if dollars is not None and cents is not None and cents < 100:
+            spelled.append(dollars * 100 + cents)
+    return _Found(found.values + tuple(spelled), found.invalid)
+
+
+def _counts_said(text: str) -> _Found:
+    """The counts in an answer: as :func:`_counts`, and counts written in words beside
+    digits too ("5. Six if you count drafts"), each a value of its own; a lone "one" is a
+    pronoun as often as a number ("the latest one") and is read only when no digit is."""
+    found = _counts(text)
+    if not found.values:
+        return found
+    rest = _without_other_kinds(_blank(text, _SPELLED_MONEY, _MARKED_MONEY, _RATING))
+    words = []
+    for match in SPELLED.finditer(rest):
+        number = spelled_value(match[0])
+        if number is not None and not is_ordinal(match[0]) and match[0].lower() != "one":
+            words.append(Decimal(number))
+    return _Found(found.values + tuple(words), found.invalid)
+
+
 def _canonical_id(text: str) -> str:
     return re.sub(r"[^0-9A-Za-z]", "", text).upper()
 
@@ -373,8 +475,36 @@ def _spaced_pattern(canonical: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![0-9A-Za-z]){body}(?![0-9A-Za-z])", re.IGNORECASE)
 
 
+#: The digits as words, for an id spelled out ("one-Z-V-J-seven-B").
+_DIGIT_WORDS = dict(
+    zip(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
+        "0123456789",
+        strict=True,
+    )
+)
+_ID_UNIT = "(?:" + "|".join((*_DIGIT_WORDS, "oh")) + r"|[0-9A-Za-z])"
 #: Four characters or more written one at a time, between spaces, dots or dashes.
-_SPELLED_OUT = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Za-z][\s.-]){3,}[0-9A-Za-z](?![0-9A-Za-z])")
+_SPELLED_OUT = re.compile(
+    rf"(?<![0-9A-Za-z])(?:{_ID_UNIT}[\s.-]){{3,}}{_ID_UNIT}(?![0-9A-Za-z])", re.IGNORECASE
+)
+
+
+def _unspelled(match: re.Match[str]) -> str:
+    units = re.split(r"[\s.-]", match[0])
+    return "".join(_DIGIT_WORDS.get(u.lower(), "0" if u.lower() == "oh" else u) for u in units)
+
+
+def _same_shape(token: str, want: str) -> bool:
+    """Whether ``token`` could be taken for an id like ``want``: as long (within two), begun
+    with the same kind of character (a tracking number "1Z…" is not an order number "NM-…"),
+    and with a digit."""
+    return (
+        len(want) >= 4
+        and abs(len(token) - len(want)) <= 2
+        and token[:1].isdigit() == want[:1].isdigit()
+        and bool(re.search(r"[0-9]", token))
+    )
 
 
 def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
@@ -384,16 +514,23 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
     for canonical in known:
         pattern = _spaced_pattern(canonical)
         if pattern.search(text):
-            values.append(canonical)
+            # A candidate of another shape (the order number beside its tracking number) is
+            # context, not a second answer: it cannot be taken for one.
+            if canonical == want or _same_shape(canonical, want):
+                values.append(canonical)
+            body = pattern.pattern
+            variant = rf"{body}\s*[/|\\]\s*[0-9A-Za-z]|[0-9A-Za-z]\s*[/|\\]\s*{body}"
+            if canonical == want and re.search(variant, text, re.IGNORECASE):
+                values.append(f"{canonical}/…")  # "1ZVJ7A/B": another last character offered
             text = _blank(text, pattern)
     for pattern in (_MARKED_MONEY, _MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _PHONE):
         text = _blank(text, pattern)
-    # An id spelled out a character at a time ("1 Z V J 7 …") is an id all the same.
-    text = _SPELLED_OUT.sub(lambda m: re.sub(r"[\s.-]", "", m[0]), text)
+    # An id spelled out a character at a time ("1 Z V J 7 …", "one-Z-V-J-seven") is an id
+    # all the same.
+    text = _SPELLED_OUT.sub(_unspelled, text)
     for token in _ID_TOKEN.findall(text):
         canonical = _canonical_id(token)
-        same_shape = len(want) >= 4 and abs(len(canonical) - len(want)) <= 2
-        if same_shape and re.search(r"[0-9]", canonical):
+        if _same_shape(canonical, want):
             values.append(canonical)
     return _Found(tuple(values))
 
@@ -403,10 +540,17 @@ def _names(
     expected: str,
     candidates: Iterable[str],
     normalize: Callable[[str], str] = normalize_text,
+    *,
+    loose: bool = False,
 ) -> tuple[_Found, bool]:
     """Names among ``expected`` and ``candidates`` written in ``text`` (longest first, so a name
-    inside a longer one is not counted twice), and whether a hedge word is left outside them."""
+    inside a longer one is not counted twice), and whether a hedge word is left outside them.
+
+    With ``loose``, a candidate also counts when written with its spaces moved or left out
+    ("RedMug", "Red Mu g", "notes dot txt"): it names that candidate all the same. The
+    expected name itself must be written as a name (word for word) to count."""
     words = f" {normalize(_skeleton(text))} "
+    want = normalize(_skeleton(expected))
     names = sorted({normalize(_skeleton(n)) for n in [expected, *candidates]} - {""}, key=len)
     values: list[str] = []
     for name in reversed(names):
@@ -414,7 +558,32 @@ def _names(
         if needle in words:
             values.append(name)
             words = words.replace(needle, " | ")
+    if loose:
+        values += _squeezed(words, [n for n in names if n not in values and n != want])
     return _Found(tuple(values)), bool(_HEDGE.search(_skeleton(words)))
+
+
+def _squeezed(words: str, names: Iterable[str]) -> list[str]:
+    """The ``names`` written in ``words`` with their spaces moved or left out, from a word's
+    start to a word's end ("redmug", "red mu g"); a spoken "dot" is a dot."""
+    tokens = [w for w in words.split() if w != "dot"]
+    starts: set[int] = set()
+    ends: set[int] = set()
+    joined = ""
+    for token in tokens:
+        starts.add(len(joined))
+        joined += token
+        ends.add(len(joined))
+    found = []
+    for name in names:
+        squeezed = name.replace(" ", "")
+        at = joined.find(squeezed) if squeezed else -1
+        while at >= 0:
+            if at in starts and at + len(squeezed) in ends:
+                found.append(name)
+                break
+            at = joined.find(squeezed, at + 1)
+    return found
 
 
 #: How people shorten the words of a street address; both forms read the same.
@@ -534,11 +703,11 @@ def _grade(
 ) -> Grade:
     if kind == "money":
         want = expected if isinstance(expected, int) else _expected_one(kind, _money(expected))
-        return _one("money", _money(text), want, _money_text)
+        return _one("money", _money_said(text), want, _money_text)
     if kind == "number":
         want = Decimal(expected) if isinstance(expected, (int, Decimal)) else None
         want = want if want is not None else _expected_one(kind, _counts(str(expected)))
-        return _one("number", _counts(text), want)
+        return _one("number", _counts_said(text), want)
     if kind == "date":
         want = expected if isinstance(expected, date) else date.fromisoformat(str(expected))
         return _one("date", _dates(text, year), want, date.isoformat)
@@ -552,7 +721,7 @@ def _grade(
         want = _canonical_id(str(expected))
         return _one("identifier", _identifiers(text, want, candidates), want)
     if kind in ("name", "string"):
-        found, _ = _names(text, str(expected), candidates)
+        found, _ = _names(text, str(expected), candidates, loose=True)
         grade = _one("name", found, normalize_text(_skeleton(str(expected))), repr)
         if grade.passed and _FILE_NAME.fullmatch(str(expected).strip()):
             own = normalize_text(str(expected))  # "q1 budget.csv" is q1-budget.csv
@@ -612,44 +781,182 @@ def grade(
     if len(text) > MAX_LENGTH:
         return Grade(False, f"answer of {len(text)} characters; more than {MAX_LENGTH}")
     others = tuple(str(c) for c in candidates)
+    if kind == "date":
+        text = _without_asides(text, year)
     result = _grade(kind, text, expected, year, others)
     if not result.passed:
         return result
-    if kind in _NUMBER_KINDS and _offers_another_number(text, kind):
+    said = _without_repeats(kind, text, result.value, year)
+    doubt = _UNSURE.search(_skeleton(said))
+    if doubt:
+        reason = f"{result.reason}, but {doubt[0].strip()!r} says it is not sure"
+        return Grade(False, reason, result.value)
+    if kind in _NUMBER_KINDS and _offers_another_number(said, kind):
         return Grade(
             False,
             f"{result.reason}, but another number is offered beside it: a hedge",
             result.value,
         )
+    qualifier = _qualified(kind, said, result.value, year)
+    if qualifier:
+        reason = f"{result.reason}, but {qualifier!r} makes it approximate or open"
+        return Grade(False, reason, result.value)
+    exception = _EXCEPTION.search(_skeleton(said)) if kind == "number" else None
+    if exception:
+        reason = f"{result.reason}, but {exception[0]!r} offers another count"
+        return Grade(False, reason, result.value)
     named = [str(expected), *others] if kind in ("name", "string") else []
     offered = _offers_another_answer(
-        kind, text, lambda part: _grade(kind, part, expected, year, others).passed, named
+        kind, said, lambda part: _grade(kind, part, expected, year, others).passed, named
     )
     if offered:
         return Grade(False, f"{result.reason}, but {offered}: a hedge", result.value)
     return result
 
 
+#: A date set aside in brackets as another event's ("Sabrina's e-mail (sent December 30)
+#: proposes January 3"): the date of a message's sending, an order's placing, a form's filing.
+_ASIDE = re.compile(
+    r"\(\s*(?:sent|received|dated|posted|filed|submitted|placed|ordered|shipped|written"
+    r"|updated|created|modified|booked|made|signed|paid)\b(?:\s+on)?[^()]{1,40}\)",
+    re.IGNORECASE,
+)
+
+
+def _without_asides(text: str, year: int | None) -> str:
+    """``text`` without the dates set aside as another event's, when a date is left beside
+    them: the date the sentence gives, not the one it labels as another's."""
+    rest = _blank(text, _ASIDE)
+    if rest != text and _dates(rest, year).values:
+        return rest
+    return text
+
+
+#: What a value's repetition may be joined to it by: "(911) 555-0954 / +1 (911) 555-0954".
+_REPEAT_JOIN = re.compile(r"(?:\s*(?:/|\||,|;|=|\bor\b|\baka\b|\bi\.e\.,?))?\s*\(?\s*$", re.I)
+_VALUE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "money": (_MARKED_MONEY,),
+    "phone": (_PHONE,),
+    "time": (_TIME_12, _TIME_24),
+    "date": (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _US_DATE),
+}
+
+
+def _without_repeats(kind: str, text: str, value: Any, year: int | None) -> str:
+    """``text`` with every writing of the answer ``value`` after the first taken out (with
+    what joins it to the one before): the same value written twice, in two formats, offers
+    no second one."""
+    read: dict[str, Callable[[str], _Found]] = {
+        "money": _money,
+        "phone": _phones,
+        "time": _times,
+        "date": lambda part: _dates(part, year),
+    }
+    if kind not in read:
+        return text
+    spans = sorted(
+        match.span()
+        for pattern in _VALUE_PATTERNS[kind]
+        for match in pattern.finditer(text)
+        if set(read[kind](match[0]).values) == {value}
+    )
+    kept_end, out = -1, text
+    for begin, end in spans:
+        if kept_end < 0:
+            kept_end = end
+            continue
+        if begin < kept_end:  # another reading of the first writing
+            continue
+        near = max(kept_end, begin - 24)  # what joins it stands right before it
+        join = _REPEAT_JOIN.search(out[near:begin])
+        start = near + join.start() if join else begin
+        out = out[:start] + " " * (end - start) + out[end:]
+    return out
+
+
+_READ_SAID: dict[str, Callable[[str, int | None], _Found]] = {
+    "money": lambda text, _: _money_said(text),
+    "number": lambda text, _: _counts_said(text),
+    "date": _dates,
+    "time": lambda text, _: _times(text),
+}
+#: A word that may be part of a written value: digits, "$", "dollars", "PM", a month, a number.
+_VALUE_WORD = re.compile(
+    r"[^A-Za-z]*[0-9][^ ]*|(?:US)?\$.*|usd|dollars?|bucks|cents?|[ap]\.?m\.?|noon|midnight"
+    rf"|the|of|{_MONTH[1:-6]}|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    rf"|{SPELLED.pattern}",
+    re.IGNORECASE,
+)
+
+
+def _qualified(kind: str, text: str, value: Any, year: int | None) -> str:
+    """The word that makes the answer ``value`` approximate or open where it stands right
+    before it ("about 5", "~$58.20", "by March 4"), or "" if none does."""
+    if kind not in _READ_SAID:
+        return ""
+    text = _skeleton(text)
+    for match in _QUALIFIER.finditer(text):
+        words = []
+        for word in text[match.end() : match.end() + 48].split():
+            bare = word.strip(".,;:!?\"'*()[]")
+            if not bare or not _VALUE_WORD.fullmatch(bare):
+                break
+            words.append(word)
+            if word[-1] in ";:!?)":
+                break
+        if words and set(_READ_SAID[kind](" ".join(words), year).values) == {value}:
+            return match[0].strip()
+    return ""
+
+
 def _sentences(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?])\s+|\n+", text) if part.strip()]
+
+
+#: Where a clause ends, for telling what an "or" joins.
+_CLAUSE_END = re.compile(r"[,;:()\[\]!?]|\.(?:\s|$)|\s-\s")
+
+
+def _or_joins_other_words(
+    sentence: str, match: re.Match[str], kind: str, holds: Callable[[str], bool]
+) -> bool:
+    """Whether the "or" at ``match`` joins words that are no values of the answer's kind
+    ("Barnes or Noble", "the Salt or Pepper Grinder Set", "in Room 2 or the lobby"), rather
+    than offering another value (a number after it is :func:`_offers_another_number`'s): it
+    does unless what follows it refers to another value ("or the day after", "or whatever the
+    other order came to"), or it stands in the clause that gives the answer between words that
+    are no name's ("$58.20 or the subtotal")."""
+    after = _CLAUSE_END.split(sentence[match.end() : match.end() + 80], maxsplit=1)[0]
+    if _REFERS.search(after):
+        return False
+    left = re.search(r"(\S+)\s*$", sentence[max(0, match.start() - 64) : match.start()])
+    right = re.match(r"\s*(?:the\s+)?(\S+)", sentence[match.end() :])
+    if left and right and left[1][:1].isupper() and right[1][:1].isupper():
+        return True  # inside a name: "Barnes or Noble", "Salt or Pepper"
+    starts = [m.end() for m in _CLAUSE_END.finditer(sentence[: match.start()])]
+    clause = sentence[starts[-1] if starts else 0 : match.end()] + after
+    return not holds(clause)
 
 
 def _offers_another_answer(
     kind: str, text: str, holds: Callable[[str], bool], names: Iterable[str] = ()
 ) -> str:
     """What offers another answer beside the one given (empty if nothing does): a guess word
-    in a sentence that gives the answer (``holds`` it), an open-ended value ("at least 5"), a
+    in a sentence that gives the answer (``holds`` it), an open-ended value ("5 or more"), a
     later sentence that begins with one ("Or maybe …"), a list of names. ``names`` (the asked
-    one, the candidates) are passed over: "Salt or Pepper Grinder" offers nothing."""
+    one, the candidates) are passed over: "Salt or Pepper Grinder" offers nothing; so is an
+    "or" between words that are no values of a number-like kind ("Barnes or Noble")."""
     sentences = [_skeleton(part) for part in _sentences(text)]
     giving = [i for i, part in enumerate(sentences) if holds(part)]
     spelled = [re.escape(_skeleton(n)) for n in names if n.strip()]
     inside = re.compile("|".join(sorted(spelled, key=len, reverse=True)), re.I) if spelled else None
     for i in giving:
         said = inside.sub(" ", sentences[i]) if inside is not None else sentences[i]
-        found = _GUESS.search(said)
-        if found:
-            return f"{found[0].strip()!r} offers another"
+        for guess in _GUESS.finditer(said):
+            plain_or = guess[0].strip().lower() == "or" and kind in _NUMBER_KINDS
+            if plain_or and _or_joins_other_words(said, guess, kind, holds):
+                continue
+            return f"{guess[0].strip()!r} offers another"
         found = _OPEN.search(sentences[i]) if kind in _NUMBER_KINDS else None
         if found:
             return f"{found[0].strip()!r} leaves it open"
@@ -657,9 +964,20 @@ def _offers_another_answer(
     for part in sentences[first + 1 :]:
         if _GUESS_FIRST.search(part):
             return f"{part.split()[0]!r} offers another"
-    if kind in ("name", "string") and len(_LIST_ITEM.findall(text)) > 1:
+    if kind in ("name", "string") and _in_a_list(text, names):
         return "it is one of a list"
     return ""
+
+
+def _in_a_list(text: str, names: Iterable[str]) -> bool:
+    """Whether the answer is given as one item of a list of several ("1. Blue Mug\n2. Green
+    Mug"), not as a name with its details listed below it ("Blue Mug:\n- price $5")."""
+    lines = text.split("\n")
+    items = [line for line in lines if _LIST_ITEM.match(line)]
+    if len(items) < 2:
+        return False
+    wanted = [normalize_text(_skeleton(n)) for n in names][:1]
+    return any(f" {w} " in f" {normalize_text(_skeleton(line))} " for line in items for w in wanted)
 
 
 #: What other kinds' readers take, blanked before looking for a second number: an order id or
@@ -669,13 +987,20 @@ _DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _US_DATE)
 _TIMES = (_TIME_12, _TIME_24)
 #: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th").
 _ID_TOKEN = re.compile(r"\b(?![0-9]+(?:st|nd|rd|th)\b)" + _MIXED_TOKEN.pattern[2:], re.IGNORECASE)
+#: A place by its number ("Room 2", "Gate B4", "Suite 300"): a name, not a value.
+_PLACE = re.compile(
+    r"\b(?:room|rm|suite|ste|floor|gate|building|bldg|office|desk|table|hall|unit|studio"
+    r"|level|lab|platform|zone|booth|court|aisle|dock|bay|terminal)s?\.?\s+#?[0-9]+[A-Za-z]?"
+    r"(?:\s*(?:or|and|/|&|-)\s*#?[0-9]+[A-Za-z]?)?\b",
+    re.IGNORECASE,
+)
 _OTHER_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "money": (*_DATES, *_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _ORDINAL),
-    "number": (*_DATES, *_TIMES, _PHONE, _ID_TOKEN),
-    "date": (*_TIMES, _PHONE, _HASH_ID, _ID_TOKEN),
-    "time": (*_DATES, _PHONE, _HASH_ID, _ID_TOKEN),
-    "phone": (*_DATES, *_TIMES, _HASH_ID, _ID_TOKEN),
-    "identifier": (*_DATES, *_TIMES, _PHONE),
+    "money": (*_DATES, *_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _ORDINAL, _PLACE),
+    "number": (*_DATES, *_TIMES, _PHONE, _ID_TOKEN, _PLACE),
+    "date": (*_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _PLACE),
+    "time": (*_DATES, _PHONE, _HASH_ID, _ID_TOKEN, _PLACE),
+    "phone": (*_DATES, *_TIMES, _HASH_ID, _ID_TOKEN, _PLACE),
+    "identifier": (*_DATES, *_TIMES, _PHONE, _PLACE),
 }
 
 

@@ -1,0 +1,337 @@
+"""Hedges in their quieter forms fail, and careful sentences that only look like hedges pass.
+
+A careful person answering an exact question gives the one value and no doubt about it. These
+rows are what a reader sees as doubt: uncertainty said in words anywhere in the message ("I
+think", "not sure", "says otherwise"), a value made approximate or open by the word before or
+after it ("about", "~", "≥", "by April 9", "at the latest", "7 plus"), and a second candidate
+written in another way (in words, in small digits, a spelled-out id, a name run together). And
+what is no hedge: an "or" inside a name or between words of another kind ("Sun or Moon
+Bakery", "Room 2 or the lobby"), "up to 10% off" beside a count, an order number beside a
+tracking number, the same value written twice, a date labelled as another event's.
+"""
+
+from __future__ import annotations
+
+import time as time_module
+from datetime import date, time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webenv.answers import grade
+
+TOTE = {"candidates": ["Harbor Tote XL", "Canvas Tote", "Dune Backpack"]}
+FILES = {"candidates": ["budget.xlsx", "trip-notes.docx"]}
+TRACKING = {"candidates": ["NM-38172-4", "1ZR82W6A0311550499"]}
+YEAR = {"year": 2026}
+
+#: kind → (expected, options, [(text, passes)])
+ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
+    "money": (
+        4137,
+        {},
+        [
+            # uncertainty in words, anywhere in the message
+            ("The total is $41.37, though I'm not sure.", False),
+            ("$41.37, I think.", False),
+            ("I believe it's $41.37.", False),
+            ("Probably $41.37.", False),
+            ("It came to $41.37. I'd guess shipping was extra.", False),
+            ("$41.37. The receipt says otherwise.", False),
+            ("$41.37, if that's the right one.", False),
+            ("$41.37, but it might be more.", False),
+            ("$41.37, or could it be $44.90 instead", False),
+            # approximate or open
+            ("About $41.37.", False),
+            ("Approximately $41.37 in total.", False),
+            ("roughly 41.37 dollars", False),
+            ("~$41.37", False),
+            ("≈ $41.37", False),
+            ("It came to around $41.37.", False),
+            ("$41.37 at the most", False),
+            ("No more than $41.37.", False),
+            ("$41.37 approx.", False),
+            ("$41.37 (est.)", False),
+            # a second amount written another way
+            ("$41.37. Forty-four dollars if you add shipping.", False),
+            ("Total $41.37 of forty-one dollars and ninety cents", False),
+            ("Total: $41.37 (41₉₀)", False),
+            ("Total: $41.37, $41⁹⁰", False),
+            # careful sentences
+            ("Your Sun or Moon Bakery order came to $41.37.", True),
+            ("It was $41.37 for the Black or White Tee.", True),
+            ("It came to $41.37, with up to 10% off each item.", True),
+            ("$41.37 / $41.37", True),
+            ("$41.37 (41.37 dollars)", True),
+            ("The total is $41³⁷.", True),
+            ("Forty-one dollars and thirty-seven cents.", True),
+            ("About the order: it came to $41.37.", True),
+            ("I paid $41.37 over 2 orders.", True),
+            ("The total was $41.37. Should I print it instead?", True),
+            ("$41.37, delivered by UPS on April 9.", True),
+            ("The total was $41.37, up from the cart estimate.", True),
+        ],
+    ),
+    "number": (
+        7,
+        {},
+        [
+            ("There are about 7.", False),
+            ("Around seven.", False),
+            ("Roughly 7 messages.", False),
+            ("approximately 7", False),
+            ("~7 reviews", False),
+            ("≥ 7", False),
+            ("7 at a minimum", False),
+            ("7 plus", False),
+            ("7 at the most", False),
+            ("over 7", False),
+            ("more than 7", False),
+            ("7, a handful", False),
+            ("seven-ish", False),
+            ("7, if I counted right", False),
+            ("7, not counting the one in Spam.", False),
+            ("7 if you leave out drafts.", False),
+            ("7. Eight if you count the draft.", False),
+            ("There are 7; nine with the archived ones.", False),
+            ("I think 7.", False),
+            ("7, probably.", False),
+            ("7 (I'm not certain).", False),
+            ("It's 7 unless I missed one, could be 8 instead.", False),
+            ("7 reviews mention the Black or White Tee.", True),
+            ("Seven (7).", True),
+            ("There are 7 e-mails from Lee or Ng Partners.", True),
+            ("7 items, each up to 30% off.", True),
+            ("7 items under $20.", True),
+            ("There are 7 messages. Want me to open the newest one?", True),
+            ("7 e-mails, the first on March 2.", True),
+            ("I found 7 orders over the past year.", True),
+            ("About your question: there are 7.", True),
+            ("7 slots open before noon.", True),
+            ("seven", True),
+        ],
+    ),
+    "date": (
+        date(2026, 4, 9),
+        YEAR,
+        [
+            ("Around April 9, 2026.", False),
+            ("By April 9.", False),
+            ("No later than April 9, 2026.", False),
+            ("April 9, 2026 at the latest", False),
+            ("April 9 at the earliest", False),
+            ("Sometime around April 9.", False),
+            ("before April 9, 2026", False),
+            ("April 9th~10th", False),
+            ("April 9 (the tenth at the latest)", False),
+            ("April 9, or the tenth", False),
+            ("The 9th of April, 2026, by then at least", False),
+            ("I think April 9.", False),
+            ("April 9, probably.", False),
+            ("April 9, or the Friday after.", False),
+            ("The order placed April 2 arrives April 9.", False),
+            ("Mia's e-mail (sent April 2) proposes April 9.", True),
+            ("The invite (dated 2026-03-30) is for Thursday, April 9.", True),
+            ("April 9 at 2:30 PM in Room 4 or the lobby.", True),
+            ("2026-04-09 / April 9, 2026", True),
+            ("April 9, delivered by UPS.", True),
+            ("Thursday, April 9, about the budget review.", True),
+            ("It's on April 9; see you then.", True),
+        ],
+    ),
+    "time": (
+        time(15, 45),
+        {},
+        [
+            ("Around 3:45 PM.", False),
+            ("about 15:45", False),
+            ("By 3:45 PM.", False),
+            ("3:45 PM at the latest", False),
+            ("~3:45 pm", False),
+            ("I think it's 3:45 PM.", False),
+            ("3:45 PM, not sure.", False),
+            ("3:45 PM in Room 2 or Room 3.", True),
+            ("3:45 PM in Room 2 or 3.", True),
+            ("3:45 PM, at the Oak or Elm office.", True),
+            ("3:45 PM / 15:45", True),
+            ("3:45 PM, after lunch.", True),
+            ("3:45 PM; arrive about ten minutes early.", True),
+        ],
+    ),
+    "phone": (
+        "(317) 555-0142",
+        {},
+        [
+            ("(317) 555-0142, I think.", False),
+            ("(317) 555-0142, probably the office line.", False),
+            ("(317) 555-0142; not certain it's current.", False),
+            ("(317) 555-0142 / +1 (317) 555-0142", True),
+            ("(317) 555-0142 or 317-555-0142", True),
+            ("Call (317) 555-0142 at Ross or Diaz LLC.", True),
+        ],
+    ),
+    "identifier": (
+        "1ZR82W6A0311550473",
+        TRACKING,
+        [
+            ("1ZR82W6A0311550473/99", False),
+            ("1ZR82W6A0311550473 | 1ZR82W6A0311550473X", False),
+            ("Tracking 1ZR82W6A0311550473; the last digit might be 5.", False),
+            (
+                "1ZR82W6A0311550473; also one-Z-R-eight-two-W-six-A-zero-three-one-one-five-"
+                "five-zero-four-nine-nine",
+                False,
+            ),
+            ("1ZR82W6A0311550473, I think.", False),
+            ("Tracking number 1ZR82W6A0311550473 (order NM-38172-4).", True),
+            ("Order NM-38172-4 shipped with tracking number 1ZR82W6A0311550473.", True),
+            ("1ZR82W6A0311550473 for order #1042 (NM-38172-4), placed April 2.", True),
+        ],
+    ),
+    "name": (
+        "Harbor Tote",
+        TOTE,
+        [
+            ("Harbor Tote, CanvasTote", False),
+            ("Harbor Tote; Canvas To te?", False),
+            ("Harbor Tote, Cаnvas Tote", False),  # a Cyrillic "а"
+            ("Harbor Tote o Dune Backpack", False),
+            ("Harbor Tote o the green one", False),
+            ("Harbor Tote, probably.", False),
+            ("Harbor Tote (not sure that's the one).", False),
+            ("Harbor Tote. The reviews say otherwise.", False),
+            ("The Harbor Tote, I'd guess.", False),
+            ("DuneBackpack or Harbor Tote", False),
+            ("- Harbor Tote\n- Dune Backpack", False),
+            ("Harbor Tote:\n- $34.00\n- 4.6 stars", True),
+            ("The Harbor Tote. Want me to add it to the cart or save it for later?", True),
+            ("Harbor Tote, 4.6 stars over 20 reviews.", True),
+            ("It's the Harbor Tote (Bags & Totes).", True),
+        ],
+    ),
+    "list": (
+        ["red", "green", "blue"],
+        {},
+        [
+            ("red, green, blue, I think", False),
+            ("Probably red, green and blue", False),
+            ("red, green and blue; not sure about blue", False),
+            ("red, green, blue", True),
+        ],
+    ),
+}
+#: File names, asked as names: another file's name said aloud ("budget dot xlsx").
+FILE_ROWS = [
+    ("trip-notes.txt, budget dot xlsx", False),
+    ("trip-notes.txt; trip notes dot docx", False),
+    ("trip-notes.txt, I think.", False),
+    ("The file is trip-notes.txt.", True),
+    ("The attachment is trip-notes.txt (12 KB).", True),
+]
+#: An id without candidates: an order number of another shape beside it is context.
+BARE_ID_ROWS = [
+    ("Tracking 1ZVX40 for order NM-50317-2.", True),
+    ("Tracking 1ZVX40; or 1ZVX41.", False),
+    ("1ZVX40/1", False),
+]
+
+CASES = [
+    (kind, expected, options, text, ok)
+    for kind, (expected, options, rows) in ROWS.items()
+    for text, ok in rows
+]
+CASES += [("name", "trip-notes.txt", FILES, text, ok) for text, ok in FILE_ROWS]
+CASES += [("identifier", "1ZVX40", {}, text, ok) for text, ok in BARE_ID_ROWS]
+
+
+def test_every_kind_has_rows_both_ways():
+    for kind, (_, _, rows) in ROWS.items():
+        assert {ok for _, ok in rows} == {True, False}, kind
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text", "ok"), CASES)
+def test_a_quiet_hedge_fails_and_a_careful_sentence_passes(kind, expected, options, text, ok):
+    result = grade(kind, text, expected, **options)
+    assert result.passed is ok, result.reason
+    assert result.reason
+
+
+def test_the_reason_names_what_made_it_a_hedge():
+    assert "not sure" in grade("money", "$41.37, not sure", 4137).reason
+    assert "'about'" in grade("number", "about 7", 7).reason
+    assert "approximate or open" in grade("date", "By April 9", date(2026, 4, 9), year=2026).reason
+    assert "otherwise" in grade("name", "Harbor Tote. Lee says otherwise.", "Harbor Tote").reason
+
+
+# -- properties ---------------------------------------------------------------------------
+
+#: The value, written in the ways a person writes it, for each kind that can be qualified.
+WRITTEN = {
+    "money": (4137, ["$41.37", "41.37 dollars", "USD 41.37"], {}),
+    "number": (7, ["7", "seven"], {}),
+    "date": (date(2026, 4, 9), ["April 9, 2026", "2026-04-09", "4/9/2026", "Apr 9"], YEAR),
+    "time": (time(15, 45), ["3:45 PM", "15:45", "3:45 p.m."], {}),
+}
+QUALIFIERS = ["about", "around", "approximately", "roughly", "~", "≈", "circa", "nearly", "almost"]
+DOUBTS = ["I think it's {}.", "{}, I'm not sure.", "Probably {}.", "{}, I'd guess."]
+DOUBTS.append("{} (not certain)")
+NAMES = st.from_regex(r"[A-Z][a-z]{2,7}", fullmatch=True).filter(
+    lambda w: w.lower() not in {"either", "maybe", "perhaps", "possibly", "unless", "otherwise"}
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(kind=st.sampled_from(sorted(WRITTEN)), data=st.data())
+def test_a_qualified_value_never_passes(kind, data):
+    expected, forms, options = WRITTEN[kind]
+    written = data.draw(st.sampled_from(forms))
+    word = data.draw(st.sampled_from(QUALIFIERS))
+    frame = data.draw(st.sampled_from(["{} {}", "It's {} {}.", "The answer: {} {}"]))
+    assert grade(kind, written, expected, **options).passed
+    result = grade(kind, frame.format(word, written), expected, **options)
+    assert not result.passed, result.reason
+
+
+@settings(max_examples=80, deadline=None)
+@given(kind=st.sampled_from(sorted(WRITTEN)), data=st.data())
+def test_a_value_said_with_doubt_never_passes(kind, data):
+    expected, forms, options = WRITTEN[kind]
+    text = data.draw(st.sampled_from(DOUBTS)).format(data.draw(st.sampled_from(forms)))
+    result = grade(kind, text, expected, **options)
+    assert not result.passed, result.reason
+
+
+@settings(max_examples=80, deadline=None)
+@given(kind=st.sampled_from(sorted(WRITTEN)), data=st.data(), left=NAMES, right=NAMES)
+def test_an_or_inside_a_name_beside_the_value_passes(kind, data, left, right):
+    expected, forms, options = WRITTEN[kind]
+    written = data.draw(st.sampled_from(forms))
+    frame = data.draw(st.sampled_from(["{v}, at {a} or {b} Co.", "{a} or {b} Store: {v}"]))
+    text = frame.format(v=written, a=left, b=right)
+    result = grade(kind, text, expected, **options)
+    assert result.passed, result.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "about $41.37 or " * 250,
+        "Barnes or Noble $41.37 " * 170,
+        "(sent April 2) April 9 " * 180,
+        "Ann or Bob 3:45 PM " * 200,
+        "one-Z-V-J-" * 399,
+    ],
+)
+def test_a_long_repetitive_message_is_graded_quickly(text):
+    # Each writing of the value and each "or" is looked at once, near where it stands: a
+    # message of the longest allowed length costs a fraction of a second, not seconds.
+    for kind, expected, options in [
+        ("money", 4137, {}),
+        ("date", date(2026, 4, 9), YEAR),
+        ("time", time(15, 45), {}),
+        ("name", "Harbor Tote", {"candidates": [f"Tote {i}" for i in range(400)]}),
+    ]:
+        started = time_module.perf_counter()
+        assert isinstance(grade(kind, text[:4000], expected, **options).passed, bool)
+        assert time_module.perf_counter() - started < 2.5, kind
