@@ -12,7 +12,6 @@ tracking number, the same value written twice, a date labelled as another event'
 
 from __future__ import annotations
 
-import time as time_module
 from datetime import date, time
 
 import pytest
@@ -323,15 +322,13 @@ def test_an_or_inside_a_name_beside_the_value_passes(kind, data, left, right):
         "one-Z-V-J-" * 399,
     ],
 )
-def test_a_long_repetitive_message_is_graded_quickly(text):
-    # Each writing of the value and each "or" is looked at once, near where it stands: a
-    # message of the longest allowed length costs a fraction of a second, not seconds.
+def test_a_long_repetitive_message_is_graded(text):
+    # A message of the longest allowed length, the value and "or" repeated: a verdict, not an
+    # error (its cost against a short answer: bench/answer_grading.py).
     for kind, expected, options in [
         ("money", 4137, {}),
         ("date", date(2026, 4, 9), YEAR),
         ("time", time(15, 45), {}),
         ("name", "Harbor Tote", {"candidates": [f"Tote {i}" for i in range(400)]}),
     ]:
-        started = time_module.perf_counter()
-        assert isinstance(grade(kind, text[:4000], expected, **options).passed, bool)
-        assert time_module.perf_counter() - started < 2.5, kind
+        assert isinstance(grade(kind, text[:4000], expected, **options).passed, bool), kind
