@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     buy_with_coupon,
     cancel_order,
     cancel_shipped_order,
+    change_cart_quantity,
     change_phone,
     cheapest_by_brand,
     cheapest_well_rated,
