@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     order_date,
     order_total,
     orders_to_address,
+    remove_from_wishlist,
     request_return,
     return_past_window,
     review_count,
