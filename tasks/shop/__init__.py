@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     order_total,
     orders_to_address,
     remove_from_wishlist,
+    reorder,
     request_return,
     return_past_window,
     review_count,
