@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import string
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from .numbering import order_number, return_number
 from .pricing import compute_totals
 from .returns_model import REASONS
 from .seeding import Seeder, insert, stamp
+from .vocab import noun_of
 
 #: Age range in days of a past order in each status: the newest have not shipped yet.
 ORDER_AGES = {
@@ -21,6 +23,10 @@ ORDER_AGES = {
     "cancelled": (15, 200),
     "returned": (40, 300),
 }
+
+
+#: How long after it was ordered a returned order's return was requested.
+RETURN_AFTER_DAYS = 14
 
 
 def seed_coupons(seeder: Seeder) -> None:
@@ -43,7 +49,8 @@ def seed_coupons(seeder: Seeder) -> None:
 
 
 def seed_past_orders(seeder: Seeder) -> None:
-    """5-8 orders of the persona in every status, numbered in date order."""
+    """5-8 orders of the persona in every status, and the history of :func:`repeat_history`
+    (a product bought again and again, a return last month), numbered in date order."""
     rng = seeder.rng
     statuses = ["placed", "shipped", "delivered", "delivered", "cancelled"]
     statuses += rng.choices(("delivered", "returned", "shipped"), k=rng.randint(0, 3))
@@ -57,11 +64,11 @@ def seed_past_orders(seeder: Seeder) -> None:
         "SELECT brand, last4 FROM payment_methods WHERE user_id = 1 AND is_default = 1"
     ).fetchone()
     products = conn.execute("SELECT id, name, price_cents FROM products ORDER BY id").fetchall()
-    for order_id, (created_at, status) in enumerate(sorted(dated), start=1):
+    orders = []
+    for created_at, status in sorted(dated):
         address = addresses[0] if rng.random() < 0.7 else rng.choice(addresses)
         lines = [
             {
-                "order_id": order_id,
                 "product_id": product["id"],
                 "name": product["name"],
                 "size": pick_option(seeder, product["id"], "size"),
@@ -74,8 +81,83 @@ def seed_past_orders(seeder: Seeder) -> None:
         tracking = None
         if status in ("shipped", "delivered", "returned"):
             tracking = "1Z" + "".join(rng.choices(string.ascii_uppercase + string.digits, k=16))
-        seed_order(seeder, order_id, created_at, status, address, card, tracking, lines)
+        orders.append(PastOrder(created_at, status, address, tracking, lines))
+    orders += repeat_history(seeder, orders, addresses[0])
+    for order_id, order in enumerate(sorted(orders, key=lambda o: o.created_at), start=1):
+        lines = [{"order_id": order_id, **line} for line in order.lines]
+        seed_order(
+            seeder, order_id, order.created_at, order.status, order.address, card,
+            order.tracking, lines,
+        )  # fmt: skip
     spread_addresses(seeder, addresses)
+
+
+@dataclass
+class PastOrder:
+    """An order of the history before it is numbered: orders are numbered in date order."""
+
+    created_at: str
+    status: str
+    address: sqlite3.Row
+    tracking: str | None
+    lines: list[dict[str, Any]]
+
+
+def repeat_history(seeder: Seeder, orders: list[PastOrder], home: sqlite3.Row) -> list[PastOrder]:
+    """What a regular customer's history has besides: a product in one size bought in two or
+    three received orders (the customer's usual), and an order of last calendar month whose
+    sized item went back. Each is the only product of its kind in the whole history, so "my
+    usual hiking jacket" and "the joggers I returned last month" name one product.
+
+    Adds the usual product's line to ``orders``; returns the order that was returned. Drawn
+    from randomness of its own, so that the rest of the store is the same as without it.
+    """
+    rng = random.Random(f"shop-history-{seeder.seed}")
+    conn = seeder.conn
+    kinds = {noun_of(line["name"]) for order in orders for line in order.lines}
+    sized = [
+        row
+        for row in conn.execute(
+            "SELECT id, name, price_cents FROM products WHERE stock >= 6 AND id IN"
+            " (SELECT product_id FROM product_options WHERE kind = 'size'"
+            " GROUP BY product_id HAVING COUNT(*) >= 3) ORDER BY id"
+        )
+        if noun_of(row["name"]) not in kinds
+    ]
+    usual, returned = rng.sample(sized, k=2)
+    while noun_of(returned["name"]) == noun_of(usual["name"]):
+        returned = rng.choice(sized)
+    usual_line = sized_line(seeder, rng, usual)
+    received = [order for order in orders if order.status in ("shipped", "delivered")]
+    for order in rng.sample(received, k=min(len(received), rng.choice((2, 2, 3)))):
+        order.lines.append(dict(usual_line))
+    # Sent back in the calendar month before now's, two weeks after it was ordered.
+    month_start = seeder.now.replace(day=1, hour=0, minute=0, second=0)
+    last_month = (month_start - timedelta(days=1)).replace(day=1)
+    span = (month_start - last_month).total_seconds()
+    sent_back = last_month + timedelta(seconds=rng.uniform(0.05, 0.95) * span)
+    ordered = stamp(sent_back - timedelta(days=RETURN_AFTER_DAYS))
+    tracking = "1Z" + "".join(rng.choices(string.ascii_uppercase + string.digits, k=16))
+    line = sized_line(seeder, rng, returned)
+    return [PastOrder(ordered, "returned", home, tracking, [line])]
+
+
+def sized_line(seeder: Seeder, rng: random.Random, product: sqlite3.Row) -> dict[str, Any]:
+    """One of ``product`` in a size (and colour) drawn from ``rng``."""
+    options: dict[str, list[str]] = {"size": [], "color": []}
+    for row in seeder.conn.execute(
+        "SELECT kind, value FROM product_options WHERE product_id = ? ORDER BY position",
+        (product["id"],),
+    ):
+        options[row["kind"]].append(row["value"])
+    return {
+        "product_id": product["id"],
+        "name": product["name"],
+        "size": rng.choice(options["size"]),
+        "color": rng.choice(options["color"]) if options["color"] else None,
+        "quantity": 1,
+        "unit_price_cents": product["price_cents"],
+    }
 
 
 def spread_addresses(seeder: Seeder, addresses: list[sqlite3.Row]) -> None:
@@ -172,7 +254,7 @@ def seed_refund(seeder: Seeder, order_id: int, ordered_at: str) -> None:
     """A completed return of every item of a returned order, two weeks after it was placed."""
     conn = seeder.conn
     return_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM returns").fetchone()[0]
-    requested = datetime.fromisoformat(ordered_at) + timedelta(days=14)
+    requested = datetime.fromisoformat(ordered_at) + timedelta(days=RETURN_AFTER_DAYS)
     insert(
         conn,
         "returns",

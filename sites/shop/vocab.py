@@ -441,3 +441,12 @@ DEPARTMENTS: tuple[Department, ...] = (
         ),
     ),
 )
+
+
+def noun_of(name: str) -> Noun | None:
+    """The kind of product a catalog name is of (names end with their noun's word:
+    "Trailpeak Men's Classic Hiking Jacket" is a Hiking Jacket), or None for another name."""
+    found = [
+        noun for department in DEPARTMENTS for noun in department.nouns if name.endswith(noun.word)
+    ]
+    return max(found, key=lambda noun: len(noun.word), default=None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
@@ -39,15 +41,20 @@ def posted_product() -> tuple[int, str]:
     return product["id"], product["name"]
 
 
+def save_product(conn: sqlite3.Connection, user_id: int, product_id: int, saved_at: str) -> None:
+    """Save a product to a customer's wishlist (once: saving it again changes nothing)."""
+    conn.execute(
+        "INSERT OR IGNORE INTO wishlist_items (user_id, product_id, created_at) VALUES (?, ?, ?)",
+        (user_id, product_id, saved_at),
+    )
+
+
 @bp.post("/wishlist/add")
 @login_required
 def add() -> Response:
     product_id, name = posted_product()
     conn = get_db()
-    conn.execute(
-        "INSERT OR IGNORE INTO wishlist_items (user_id, product_id, created_at) VALUES (?, ?, ?)",
-        (g.user["id"], product_id, now_stamp()),
-    )
+    save_product(conn, g.user["id"], product_id, now_stamp())
     conn.commit()
     flash(f"Saved {name} to your wishlist.")
     return redirect(safe_next(request.form.get("next")))
