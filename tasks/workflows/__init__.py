@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     help_return_policy,
     help_then_form,
     help_ticket_for_order,
+    meeting_supplies,
     phone_from_carrier,
     receipts_tax,
     reply_with_price,

@@ -1,6 +1,6 @@
-"""Checks of the workflows that carry a booking into the calendar and a help centre rule into a
-form, on real worlds (no browser): what the task sets up, and what an agent's work looks like
-in the databases."""
+"""Checks of the workflows that carry a booking into the calendar, a help centre rule into a
+form, and a colleague's request across the calendar, the shop and the mailbox, on real worlds
+(no browser): what each task sets up, and what an agent's work looks like in the databases."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from datetime import datetime, timedelta
 
 import pytest
 from webenv.sites.help.articles import CURRENT
-from webenv.suite.calendar._calendar import me, to_utc
+from webenv.suite.calendar._calendar import invitations, me, to_utc
 from webenv.suite.workflows.calendar_from_appointment import title_names
 from webenv.suite.workflows.help_then_form import CAPPED, limit
+from webenv.suite.workflows.meeting_supplies import SUBJECT as SUPPLIES_SUBJECT
 
+from tests.tasks.test_calendar_templates import reply, send
 from webenv.tasks import Answer, Task
 from webenv.world import World
 
@@ -204,3 +206,38 @@ def test_the_goal_states_what_was_spent_not_what_to_claim(fresh_task: Fresh) -> 
         assert stated == spent
         capped = {f"${i['amount'] / 100:,.2f}" for i in task.params["claimed"]} - spent
         assert capped and not capped & stated
+
+
+SUPPLIES = "workflows.meeting_supplies"
+
+
+def test_the_organizers_email_names_their_one_pending_invitation(fresh_task: Fresh) -> None:
+    for seed in range(4):
+        world, task = fresh_task(SUPPLIES, seed)
+        params = task.params
+        pending = {item["id"]: item for item in invitations(world)}
+        assert params["event_id"] in pending
+        email = params["organizer"]["email"]
+        by_organizer = [item for item in pending.values() if item["organizer_email"] == email]
+        assert len(by_organizer) == 1
+        body = world.query(
+            "mail", "SELECT body FROM messages WHERE subject = ? AND sender = ?",
+            (SUPPLIES_SUBJECT, email),
+        )[0]["body"]  # fmt: skip
+        assert f"invitation to {params['title']} on " in body
+        assert f"Item: {params['item']['name']}\n" in body
+        assert f"Quantity: {params['quantity']}\n" in body
+
+
+def test_two_of_the_three_chores_earn_nothing(fresh_task: Fresh) -> None:
+    world, task = fresh_task(SUPPLIES, 1)
+    params = task.params
+    reply(world, params["invitee_id"], params["event_id"], "accepted")
+    assert not task.check(world, DONE).success
+    # The reply with an order number, but no order placed: still not done.
+    send(world, params["organizer"]["email"], f"Re: {SUPPLIES_SUBJECT}",
+         f"It's ordered: {params['previous_order']}.")  # fmt: skip
+    result = task.check(world, DONE)
+    failed = {c.name for c in result.conditions if not c.passed}
+    assert "one new order" in failed
+    assert "answered accepted" not in failed and "one e-mail sent" not in failed
