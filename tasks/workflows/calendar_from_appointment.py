@@ -155,10 +155,8 @@ class CalendarFromAppointment(TaskTemplate):
         zone = home_zone(world)
         slots = _free_slots(world, zone, max(LENGTHS))
         slot = rng.choice(slots)
-        others = [
-            s for s in slots if s["code"] != slot["code"] and s["starts_at"][:10] != slot[
-                "starts_at"][:10]
-        ]  # fmt: skip
+        day = slot["starts_at"][:10]
+        others = [s for s in slots if s["code"] != slot["code"] and s["starts_at"][:10] != day]
         decoy = rng.choice(others)
         service, decoy_service = rng.sample([s.value for s in SERVICES], 2)
         first_days = rng.randint(1, 6)
