@@ -14,7 +14,7 @@ import pytest
 from webenv.sites.help.articles import CURRENT
 from webenv.suite.calendar._calendar import invitations, me, to_utc
 from webenv.suite.workflows.calendar_from_appointment import title_names
-from webenv.suite.workflows.help_then_form import CAPPED, limit
+from webenv.suite.workflows.help_expense_limits import CAPPED, limit
 from webenv.suite.workflows.meeting_supplies import SUBJECT as SUPPLIES_SUBJECT
 
 from tests.tasks.test_calendar_templates import reply, send
@@ -24,7 +24,7 @@ from webenv.world import World
 Fresh = Callable[[str, int], tuple[World, Task]]
 DONE = Answer("message", "Done.")
 APPOINTMENT = "workflows.calendar_from_appointment"
-EXPENSES = "workflows.help_then_form"
+EXPENSES = "workflows.help_expense_limits"
 
 
 def write(world: World, site: str, sql: str, params: tuple[object, ...] = ()) -> int:

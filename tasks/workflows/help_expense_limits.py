@@ -120,8 +120,8 @@ def _in_any_order(items: list[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 @register
-class HelpThenForm(TaskTemplate):
-    name = "workflows.help_then_form"
+class HelpExpenseLimits(TaskTemplate):
+    name = "workflows.help_expense_limits"
     sites = ("help", "forms")
     may_change = allow(forms=submitting("travel-expenses"))
     tags = ("cross-site", "expenses", "policy", "outdated-information", "repeated-rows")
