@@ -116,13 +116,10 @@ def row_day(link: Node, now: datetime) -> date:
 class ArchiveOldIssues(TaskTemplate):
     name = "mail.archive_old_issues"
     sites = (SITE,)
-    # Opening an issue to see its date reads it; only the issues themselves may change.
+    # Opening any message to see its date reads it; the check allows moves of the issues
+    # alone (expect_untouched).
     may_change = allow(
-        mail={
-            "messages": May(
-                edit=frozenset({"folder", "is_read"}), only_to=(("is_read", 1),)
-            ).of_row("ids")
-        }
+        mail={"messages": May(edit=frozenset({"folder", "is_read"}), only_to=(("is_read", 1),))}
     )
     tags = ("organize", "archive", "bulk", "search", "date", "pagination")
     difficulty = "hard"

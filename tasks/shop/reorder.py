@@ -165,16 +165,18 @@ class ReorderUsual(_BuyAgain):
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         kind = params["kind"]
         return [
-            f"Order my usual {kind} again from Northwind Market: one, in the same size as "
-            "before, to my default address, paid with my saved card.",
+            f"Order my usual {kind} again from Northwind Market: one, in the same size and "
+            "colour as before, to my default address, paid with my saved card.",
             f"I'm running low. Buy another one of the {kind} I keep ordering (check my order "
-            "history for the size), shipped to my default address with the saved card.",
+            "history for the size and colour), shipped to my default address with the saved "
+            "card.",
             f"Reorder the {kind} I always buy, same size and colour as usual. Just one; "
             "default address and saved card.",
             f"Please get me my usual {kind} once more: the product I've ordered several times. "
-            "Same size, quantity 1, default shipping address, saved card.",
+            "Same size and colour, quantity 1, default shipping address, saved card.",
             f"Place an order for one of the {kind} I've bought more than once before, in the "
-            "size I always get. Ship it to my default address and pay with my saved card.",
+            "size and colour I always get. Ship it to my default address and pay with my saved "
+            "card.",
         ]
 
 
@@ -221,13 +223,14 @@ class ReorderReturned(_BuyAgain):
         return [
             f"The {kind} I returned last month didn't fit. Order it again in size {size}, same "
             "colour, to my default address with my saved card.",
-            f"Buy the {kind} I sent back in {month} once more, this time in size {size}. One "
-            "of them, shipped to my default address and paid with the saved card.",
+            f"Buy the {kind} I sent back in {month} once more, in the same colour but this time "
+            f"in size {size}. One of them, shipped to my default address and paid with the "
+            "saved card.",
             f"Last month I returned the {kind} I'd bought on Northwind Market. I'd like it after "
             f"all, in size {size} and the same colour: order one to my default address, saved "
             "card.",
-            f"Reorder the {kind} from my return in {month}, but in size {size}. Use my default "
-            "address and saved card; just one.",
+            f"Reorder the {kind} from my return in {month}, same colour but in size {size}. "
+            "Use my default address and saved card; just one.",
             f"Get me the {kind} I sent back last month again, same product and colour but in "
             f"size {size}; quantity 1, to my default shipping address, paid with my saved card.",
         ]

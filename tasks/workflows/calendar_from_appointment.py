@@ -62,11 +62,11 @@ LENGTHS = (30, 45, 60, 90)
 #: Words that name each service in an event's title (any one of them does).
 SERVICE_WORDS = {
     "passport": ("passport",),
-    "drivers-license": ("driver", "drivers", "driving", "license", "licence"),
-    "id-card": ("id", "id card", "identity"),
+    "drivers-license": ("driver", "drivers", "driving", "license", "licence", "dmv"),
+    "id-card": ("id", "identity", "identification"),
     "vital-records": ("birth", "death", "certificate", "vital"),
-    "vehicle-registration": ("vehicle", "registration", "car"),
-    "marriage-license": ("marriage",),
+    "vehicle-registration": ("vehicle", "registration", "car", "dmv", "tag", "plate"),
+    "marriage-license": ("marriage", "wedding"),
 }
 _WHEN = re.compile(r"When: \w+ (\d{1,2} \w+ \d{4}) at (\d{1,2}:\d{2} [AP]M)")
 _WHERE = re.compile(r"Where: ([^,\n]+ Service Center)")
@@ -136,9 +136,10 @@ def book_appointment(
 def title_names(title: str, service: str, office_name: str) -> bool:
     """Whether an event's title names the service (a word of it) or the service center (the
     word that tells it from the others: "Riverside")."""
-    text = f" {normalize_text(title)} "
-    words = [*SERVICE_WORDS[service], normalize_text(office_name.split()[0])]
-    return any(f" {normalize_text(word)} " in text for word in words)
+    said = normalize_text(title).split()
+    said += [word[:-1] for word in said if len(word) > 3 and word.endswith("s")]  # plurals
+    words = {*SERVICE_WORDS[service], normalize_text(office_name.split()[0])}
+    return not words.isdisjoint(said)
 
 
 @register

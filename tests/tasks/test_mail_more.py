@@ -69,6 +69,24 @@ def test_only_exactly_the_older_issues_archived_passes(fresh_task: Fresh) -> Non
     assert not task.check(world, None).success  # another newsletter's issue too
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_reading_issues_that_stay_is_no_collateral_damage(fresh_task: Fresh, seed: int) -> None:
+    # Opening a newer issue (or the other newsletter's) to see its date reads it: it stays.
+    world, task = fresh_task(NAME, seed)
+    params = task.params
+    kept = [
+        row[0]
+        for row in _inbox(world)
+        if row[1] in (params["name"], params["decoy"]) and row[0] not in params["ids"]
+    ]
+    _archive(world, params["ids"])
+    marks = ", ".join("?" * len(kept))
+    with sqlite3.connect(world.db_path("mail")) as connection:
+        connection.execute(f"UPDATE messages SET is_read = 1 WHERE id IN ({marks})", kept)
+    result = task.check(world, None)
+    assert result.success, result.to_dict()
+
+
 def test_the_goal_states_the_day_with_its_year_only_when_another() -> None:
     now = datetime(2026, 3, 2, 9, 30)
     assert spoken_day(date(2026, 2, 17), now) == "February 17"

@@ -121,6 +121,11 @@ def test_a_title_names_the_service_or_the_center_in_whole_words() -> None:
     assert title_names("DMV: driver's license", "drivers-license", center)
     assert title_names("State ID card", "id-card", center)
     assert title_names("riverside appt", "passport", center)
+    assert title_names("State identification card", "id-card", center)
+    assert title_names("DMV appointment", "drivers-license", center)
+    assert title_names("Wedding licence", "marriage-license", center)
+    assert title_names("Passports", "passport", center)
+    assert not title_names("Driver's license", "marriage-license", center)
     assert not title_names("Appointment", "passport", center)
     assert not title_names("Rider meeting", "id-card", center)  # "id" inside a word
     assert not title_names("Passport renewal", "marriage-license", "Eastgate Service Center")
