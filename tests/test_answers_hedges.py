@@ -40,6 +40,8 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("$41.37. The receipt says otherwise.", False),
             ("$41.37, if that's the right one.", False),
             ("$41.37, but it might be more.", False),
+            # doubt that the value answers the question is doubt of the answer
+            ("It's $41.37, which is probably the cheapest of the 3 options.", False),
             ("$41.37, or could it be $44.90 instead", False),
             # approximate or open
             ("About $41.37.", False),
@@ -164,6 +166,8 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
         [
             ("(317) 555-0142, I think.", False),
             ("(317) 555-0142, probably the office line.", False),
+            ("Her number is (317) 555-0142; she could be reached after 5 PM.", True),
+            ("It could be (317) 555-0142.", False),
             ("(317) 555-0142; not certain it's current.", False),
             ("(317) 555-0142 / +1 (317) 555-0142", True),
             ("(317) 555-0142 or 317-555-0142", True),
@@ -183,6 +187,9 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
                 False,
             ),
             ("1ZR82W6A0311550473, I think.", False),
+            # an order number named as one is context; put beside the answer bare, a candidate
+            ("Tracking 1ZR82W6A0311550473 (order NM-38172-4).", True),
+            ("1ZR82W6A0311550473, NM-38172-4", False),
             ("Tracking number 1ZR82W6A0311550473 (order NM-38172-4).", True),
             ("Order NM-38172-4 shipped with tracking number 1ZR82W6A0311550473.", True),
             ("1ZR82W6A0311550473 for order #1042 (NM-38172-4), placed April 2.", True),

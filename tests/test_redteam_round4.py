@@ -48,7 +48,6 @@ CAREFUL_ANSWERS_FAILED = [
     ("money", "Did you mean order NM-10822-3? Its total is $41.99.", 4199),
     ("money", "The total is $41.99. I could double-check, but the receipt also says $41.99.", 4199),
     ("money", "Total: $41.99. Order: NM-10822-3 / placed 2026-03-02", 4199),
-    ("money", "It's $41.99, which is probably the cheapest of the 3 options.", 4199),
     ("number", "3 - the Archive folder might have more, but the Inbox has 3.", 3),
     ("identifier", "For the March 2 visit? The confirmation is APT-40588650.", "APT-40588650"),
     ("phone", "Her number is (403) 555-9876; she could be reached after 5 PM.", "(403) 555-9876"),

@@ -210,7 +210,10 @@ _UNSURE = re.compile(
     r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
     r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
-    r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)|\b(?:could|might) (?:also |well )?(?:be|have been)\b",
+    r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)"
+    # "could be wrong", "might be B"; not "could be reached" (can be, a passive).
+    r"|\b(?:could|might) (?:also |well )?(?:be|have been)\b(?!\s+(?:\w+ed|found|seen|done|"
+    r"given|shown|sent|made|taken|met|paid|bought|told|kept|left|picked up)\b)",
     re.IGNORECASE,
 )
 #: A count offered with an exception, which offers the other count: "5, not counting the
@@ -495,6 +498,13 @@ def _unspelled(match: re.Match[str]) -> str:
     return "".join(_DIGIT_WORDS.get(u.lower(), "0" if u.lower() == "oh" else u) for u in units)
 
 
+#: What names an id for what it is, just before it: "order NM-…", "confirmation #…".
+_ID_LABEL = re.compile(
+    r"\b(?:order|confirmation|reference|ref|invoice|account|case|ticket|booking)\b[^.;]*$",
+    re.IGNORECASE,
+)
+
+
 def _same_shape(token: str, want: str) -> bool:
     """Whether ``token`` could be taken for an id like ``want``: as long (within two), begun
     with the same kind of character (a tracking number "1Z…" is not an order number "NM-…"),
@@ -513,10 +523,13 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
     known = [want, *(c for c in map(_canonical_id, candidates) if c and c != want)]
     for canonical in known:
         pattern = _spaced_pattern(canonical)
-        if pattern.search(text):
-            # A candidate of another shape (the order number beside its tracking number) is
-            # context, not a second answer: it cannot be taken for one.
-            if canonical == want or _same_shape(canonical, want):
+        found = pattern.search(text)
+        if found:
+            # A candidate of another shape named for what it is ("order NM-…" beside its
+            # tracking number) is context, not a second answer; put beside the answer bare
+            # ("1Z…, NM-…") it is one more candidate.
+            labelled = _ID_LABEL.search(text[max(0, found.start() - 24) : found.start()])
+            if canonical == want or _same_shape(canonical, want) or not labelled:
                 values.append(canonical)
             body = pattern.pattern
             variant = rf"{body}\s*[/|\\]\s*[0-9A-Za-z]|[0-9A-Za-z]\s*[/|\\]\s*{body}"
