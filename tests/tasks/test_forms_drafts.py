@@ -46,12 +46,15 @@ OWN_FORM = {
     "forms.register_account": "register",
     "forms.vehicle_claim": "insurance-claim",
     "workflows.book_proposed_appointment": "appointment",
+    "workflows.help_expense_limits": "travel-expenses",
 }
 
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[World]:
-    world = World(("shop", "mail", "forms"))
+    world = World(
+        tuple(sorted({site for name in FORMS_TEMPLATES for site in templates()[name].sites}))
+    )
     yield world
     world.close()
 
