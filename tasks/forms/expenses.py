@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from typing import Any
 
@@ -90,6 +90,39 @@ def _in_any_order(items: list[Mapping[str, Any]]) -> list[str]:
     return sorted(json.dumps(item, sort_keys=True) for item in items)
 
 
+def expect_expense_report(
+    checks: Checks,
+    world: World,
+    params: Mapping[str, Any],
+    items: list[Mapping[str, Any]],
+    label: str = "items",
+    comparable: Callable[[list[Mapping[str, Any]]], list[Any]] = _in_any_order,
+) -> None:
+    """Expect one travel expense report of the trip in ``params`` (purpose, destination,
+    dates, cost center, receipts), claiming ``items`` (compared as ``comparable`` gives them)
+    and their total."""
+    submission = expect_one_submission(checks, world, "travel-expenses")
+    if not submission:
+        return
+    data = submission["data"]
+    expect_answers(
+        checks,
+        data,
+        {
+            "trip_purpose": params["purpose"],
+            "destination": params["destination"],
+            "departure_date": params["departure"],
+            "return_date": params["return"],
+            "cost_center": params["cost_center"],
+            "total_cents": sum(item["amount"] for item in items),
+        },
+    )
+    # The goal lists the items, it does not order them: any order is the same report.
+    claimed = data.get("items") or []
+    checks.expect(label, comparable(claimed) == comparable(items), f"items = {claimed!r}")
+    expect_files(checks, data, "receipts", [params["receipts"]])
+
+
 def describe_item(item: Mapping[str, Any]) -> str:
     return (
         f"{spoken_date(item['date'])}, {category_name(item['category'])}, "
@@ -142,29 +175,7 @@ class FileExpenseReport(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        submission = expect_one_submission(checks, world, "travel-expenses")
-        if submission:
-            data = submission["data"]
-            expect_answers(
-                checks,
-                data,
-                {
-                    "trip_purpose": params["purpose"],
-                    "destination": params["destination"],
-                    "departure_date": params["departure"],
-                    "return_date": params["return"],
-                    "cost_center": params["cost_center"],
-                    "total_cents": sum(item["amount"] for item in params["items"]),
-                },
-            )
-            # The goal lists the items, it does not order them: any order is the same report.
-            items = data.get("items") or []
-            checks.expect(
-                "items",
-                _in_any_order(items) == _in_any_order(params["items"]),
-                f"items = {items!r}",
-            )
-            expect_files(checks, data, "receipts", [params["receipts"]])
+        expect_expense_report(checks, world, params, params["items"])
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

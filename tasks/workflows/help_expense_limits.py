@@ -33,9 +33,6 @@ from webenv.world import World
 from ..forms._forms import (
     answer_step,
     click,
-    expect_answers,
-    expect_files,
-    expect_one_submission,
     money,
     place_file,
     spoken_date,
@@ -43,7 +40,7 @@ from ..forms._forms import (
     submitting,
     typed_amount,
 )
-from ..forms.expenses import COST_CENTERS, DESTINATIONS, PURPOSES
+from ..forms.expenses import COST_CENTERS, DESTINATIONS, PURPOSES, expect_expense_report
 from ..help._help import expect_no_new_ticket, open_article
 from ._flows import go
 
@@ -180,28 +177,14 @@ class HelpExpenseLimits(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        submission = expect_one_submission(checks, world, "travel-expenses")
-        if submission:
-            data = submission["data"]
-            expect_answers(
-                checks,
-                data,
-                {
-                    "trip_purpose": params["purpose"],
-                    "destination": params["destination"],
-                    "departure_date": params["departure"],
-                    "return_date": params["return"],
-                    "cost_center": params["cost_center"],
-                    "total_cents": sum(item["amount"] for item in params["claimed"]),
-                },
-            )
-            items = data.get("items") or []
-            checks.expect(
-                "each item claimed up to its current limit",
-                _in_any_order(items) == _in_any_order(params["claimed"]),
-                f"items = {items!r}",
-            )
-            expect_files(checks, data, "receipts", [params["receipts"]])
+        expect_expense_report(
+            checks,
+            world,
+            params,
+            params["claimed"],
+            "each item claimed up to its current limit",
+            _in_any_order,
+        )
         expect_no_new_ticket(checks, world)
         return checks.result()
 
