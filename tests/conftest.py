@@ -46,12 +46,44 @@ def pytest_report_header(config: pytest.Config) -> str:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if not any(item.get_closest_marker(tier) for tier in ("suite", "browser", "unit")):
             # A test that runs Chromium in a thread or process of its own marks itself.
             tier = "browser" if "browser" in getattr(item, "fixturenames", ()) else "unit"
             item.add_marker(tier)
+        if _shares_a_fixture(item):
+            # On one pytest-xdist worker (``--dist loadgroup``), or each worker would build
+            # the module's fixture (some drive a browser for half a minute) once more.
+            item.add_marker(pytest.mark.xdist_group(f"module:{item.module.__name__}"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
+    """With ``--dist loadgroup``: refuse a pytest on which grouped tests lose their group
+    (a template's oracle episodes always have one), for each template's env and each
+    module's shared fixture would then be built on every worker, silently."""
+    grouped = [i for i in ids if "test_templates.py::test_oracle_earns_full_reward" in i]
+    loadgroup = node.config.option.dist == "loadgroup"  # type: ignore[attr-defined]
+    if loadgroup and grouped and not any("@" in i for i in grouped):
+        pytest.exit(
+            f"pytest-xdist's --dist loadgroup does not group tests on pytest "
+            f"{pytest.__version__} (pytest-dev/pytest-xdist#1386): install the dev "
+            "extras' pytest (pip install -e '.[dev]')",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
+
+
+def _shares_a_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a module- or class-scoped fixture of its module and is not
+    already grouped (a template's tests are: tests/tasks/conftest.py)."""
+    names = getattr(item, "fixturenames", ())
+    if "task_env" in names or item.get_closest_marker("xdist_group") is not None:
+        return False
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d and d[-1].scope in ("module", "class") for d in defs)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -232,6 +232,9 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "The 2:30 PM slot",
             "2:30 pm on 3/4",
             "2:30 PM, with 3 other people",
+            "2:30",  # no AM or PM: read as the afternoon it means, as a person reads it
+            "The meeting is at 2:30.",
+            "2:30, i.e. 14:30",
         ],
         [
             "2:30 AM",
@@ -244,7 +247,9 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "afternoon",
             "25:30",
             "13:30 PM",
-            "2:30",
+            "2:30 or 3:30",
+            "about 2:30",
+            "2:30, maybe 3",
             "noon",
             "midnight",
             "2:30 PM, 3:30 PM",

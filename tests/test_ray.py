@@ -18,6 +18,7 @@ import pytest
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray")
 
+from webenv.browser import find_chromium  # noqa: E402
 from webenv.cli import main  # noqa: E402
 from webenv.errors import WebEnvError  # noqa: E402
 from webenv.ray import evaluate_ray, ray_options  # noqa: E402
@@ -124,3 +125,25 @@ def test_a_misconfigured_actor_stops_the_run_with_its_reason(
             actors=1,
             actor_options=no_chromium,
         )
+
+
+def test_an_actor_slow_to_start_is_waited_for_past_the_step_timeout(
+    local_ray: None, tmp_path: Path
+) -> None:
+    # An actor's start (a process, imports, a Chromium) may outlast a short step bound on a
+    # busy node: it is not a hung episode, and the run must not kill actors for it.
+    slow = tmp_path / "slow-chromium"
+    slow.write_text(f'#!/bin/sh\nsleep 8\nexec "{find_chromium()}" "$@"\n')
+    slow.chmod(0o755)
+    summary = evaluate_ray(
+        [get_template("shop.order_date")],
+        "noop",
+        [0],
+        tmp_path,
+        actors=1,
+        step_timeout=6,
+        max_steps=1,
+        actor_options={"num_cpus": 1, "runtime_env": {"env_vars": {"WEBENV_CHROMIUM": str(slow)}}},
+    )
+    results = read_results(tmp_path)
+    assert [r["error"] for r in results] == [None] and summary["errors"] == 0

@@ -22,7 +22,8 @@ Kinds and how each is read:
 - ``date``: ISO "2026-03-04", US numeric "3/4/2026" (month first, as in the US: "3/4" is
   March 4, never April 3), written "March 4th, 2026", "4 March 2026", "Wed, Mar 4". A date
   without a year takes ``year=`` when the task knows it, else fails. "2026-02-30" is no date.
-- ``time``: "2:30 PM", "2pm", "14:30", "noon".
+- ``time``: "2:30 PM", "2pm", "14:30", "noon"; a bare "2:30" means the afternoon when that
+  is the right time (as "the meeting is at 2:30" does), and "02:30" never does.
 - ``phone``: a US number in any common format, with or without +1 or 1.
 - ``identifier``: a tracking or confirmation number; case, quotes, surrounding punctuation and
   grouping spaces or dashes are ignored; another token of the same shape (length within two,
@@ -357,7 +358,10 @@ def _dates(text: str, year: int | None) -> _Found:
     return _Found(tuple(values), tuple(invalid))
 
 
-def _times(text: str) -> _Found:
+def _times(text: str, meant: time | None = None) -> _Found:
+    """The times in ``text``. A bare "1:30" (an hour of one digit, or 10 to 12, with no AM or
+    PM) is read as ``meant`` when that is its afternoon reading, as a person reads "the
+    meeting is at 1:30"; else as written, on the 24-hour clock."""
     values: list[time] = []
     invalid: list[str] = []
 
@@ -375,7 +379,10 @@ def _times(text: str) -> _Found:
     text = _TIME_12.sub(twelve, text)
     for match in _TIME_24.finditer(text):
         hour, minute = int(match[1]), int(match[2])
-        if hour < 24 and minute < 60:
+        bare = not match[1].startswith("0") and 1 <= hour <= 11
+        if bare and minute < 60 and meant == time(hour + 12, minute):
+            values.append(meant)
+        elif hour < 24 and minute < 60:
             values.append(time(hour, minute))
         else:
             invalid.append(f"{match[0]!r} is not a time")
@@ -726,7 +733,7 @@ def _grade(
         return _one("date", _dates(text, year), want, date.isoformat)
     if kind == "time":
         want = expected if isinstance(expected, time) else _expected_one(kind, _times(expected))
-        return _one("time", _times(text), want, lambda t: t.strftime("%H:%M"))
+        return _one("time", _times(text, want), want, lambda t: t.strftime("%H:%M"))
     if kind == "phone":
         want = _expected_one(kind, _phones(str(expected)))
         return _one("phone", _phones(text), want, _phone_text)
@@ -862,7 +869,7 @@ def _without_repeats(kind: str, text: str, value: Any, year: int | None) -> str:
     read: dict[str, Callable[[str], _Found]] = {
         "money": _money,
         "phone": _phones,
-        "time": _times,
+        "time": lambda part: _times(part, value),
         "date": lambda part: _dates(part, year),
     }
     if kind not in read:
@@ -887,11 +894,13 @@ def _without_repeats(kind: str, text: str, value: Any, year: int | None) -> str:
     return out
 
 
-_READ_SAID: dict[str, Callable[[str, int | None], _Found]] = {
-    "money": lambda text, _: _money_said(text),
-    "number": lambda text, _: _counts_said(text),
-    "date": _dates,
-    "time": lambda text, _: _times(text),
+#: Each kind's reader of what a message says, given the year of dates written without one
+#: and the answer's own value (which a bare time may mean).
+_READ_SAID: dict[str, Callable[[str, int | None, Any], _Found]] = {
+    "money": lambda text, _, __: _money_said(text),
+    "number": lambda text, _, __: _counts_said(text),
+    "date": lambda text, year, _: _dates(text, year),
+    "time": lambda text, _, value: _times(text, value),
 }
 #: A word that may be part of a written value: digits, "$", "dollars", "PM", a month, a number.
 _VALUE_WORD = re.compile(
@@ -917,7 +926,7 @@ def _qualified(kind: str, text: str, value: Any, year: int | None) -> str:
             words.append(word)
             if word[-1] in ";:!?)":
                 break
-        if words and set(_READ_SAID[kind](" ".join(words), year).values) == {value}:
+        if words and set(_READ_SAID[kind](" ".join(words), year, value).values) == {value}:
             return match[0].strip()
     return ""
 

@@ -68,9 +68,14 @@ _LOCATE_JS = """bid => {
   if (beyond() && el.focus) el.focus();
   const link = el.closest("a[href][target], area[href][target]");
   const target = link ? link.target : (el.form && el.form.target) || "";
+  // Visible as Playwright's actions mean it: shown, and with a box of some size (an empty
+  // status region is not), so that an action on it fails now, not after its timeout.
+  const shown = el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true;
+  const box = el.getBoundingClientRect();
+  const contents = getComputedStyle(el).display === "contents";
   return [
     el.ownerDocument === document,
-    el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true,
+    shown && (contents || (box.width > 0 && box.height > 0)),
     !(el.disabled || el.getAttribute("aria-disabled") === "true"),
     target !== "" && target !== "_self" && target !== "_parent" && target !== "_top",
     !!el.closest("a[href], area[href]"),

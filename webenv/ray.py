@@ -57,6 +57,10 @@ DEFAULT_STEP_TIMEOUT = 600.0
 _MAX_DEATHS = 2
 #: Actors that die before they are ready, in a row, before the run gives up.
 _MAX_START_FAILURES = 3
+#: Seconds an actor may take to be ready (a process, its imports, a Chromium; on a busy node,
+#: a while), or ``step_timeout`` if that is longer: a short step bound must not kill actors
+#: that are merely slow to start.
+_START_TIMEOUT = 120.0
 
 Report = Callable[[EpisodeResult], None]
 
@@ -363,7 +367,7 @@ class _Pool:
     def _until_deadline(self) -> float:
         now = time.monotonic()
         deadlines = [self._deadline(r) for r in self.running.values()]
-        deadlines += [a.born + self.options.step_timeout for a in self.actors if not a.ready]
+        deadlines += [a.born + self._start_timeout for a in self.actors if not a.ready]
         return max(0.0, min(deadlines, default=now + 1.0) - now) + 0.05
 
     def _deadline(self, running: _Running) -> float:
@@ -426,14 +430,18 @@ class _Pool:
             self.report(self._failed(running, f"timed out: {why}; its Ray actor was killed"))
             self._replace(running.actor, requeue=self.pending.appendleft)
         for actor in list(self.actors):
-            if not actor.ready and now - actor.born > self.options.step_timeout:
+            if not actor.ready and now - actor.born > self._start_timeout:
                 self._started_too_slowly(actor)
+
+    @property
+    def _start_timeout(self) -> float:
+        return max(self.options.step_timeout, _START_TIMEOUT)
 
     def _started_too_slowly(self, actor: _Actor) -> None:
         self.start_failures += 1
         if self.start_failures >= _MAX_START_FAILURES:
             raise WebEnvError(
-                f"No Ray actor started in {self.options.step_timeout:g} s; is the cluster "
+                f"No Ray actor started in {self._start_timeout:g} s; is the cluster "
                 f"short of the resources each asks for ({dict(self.options.actor_options)})?"
             )
         self._replace(actor, requeue=self.pending.appendleft)

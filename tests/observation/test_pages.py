@@ -203,3 +203,26 @@ def test_screenshots_are_the_page_as_playwright_shows_it_without_a_caret(driver)
     for _ in range(3):
         assert (session.screenshot() == careful()).all()
         session.page.wait_for_timeout(300)
+
+
+def test_an_element_without_a_box_is_refused_at_once(driver):
+    # An empty status region (zero height) is in the axtree, but no action can reach it:
+    # refused at once, with the reason, rather than after the action timeout Playwright
+    # would wait for a box that never comes (an agent's step would hold for seconds).
+    driver.open("controls")
+    page = driver.session.page
+    page.evaluate(
+        """() => { const s = document.createElement('div'); s.setAttribute('role', 'status');
+        s.setAttribute('aria-label', 'Messages'); s.id = 'flashes'; document.body.prepend(s); }"""
+    )
+    status = driver.id_of("status", "Messages")
+    for action in (f'fill("{status}", "2")', f'click("{status}")', f'check("{status}")'):
+        error = driver.act(action)
+        assert f"Element {status} is not visible" in error, error
+        assert "Timeout" not in error
+    name = driver.id_of("textbox", "Name")
+    page.evaluate("document.getElementById('name').style.height = '0'")
+    page.evaluate("document.getElementById('name').style.padding = '0'")
+    page.evaluate("document.getElementById('name').style.border = '0'")
+    assert "is not visible" in driver.act(f'fill("{name}", "Grace")')
+    assert page.evaluate("document.getElementById('name').value") == "Ada"

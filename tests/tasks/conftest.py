@@ -40,6 +40,7 @@ def task_env(browser) -> Iterator[Callable[[str], gym.Env[Any, Any]]]:
         env.close()
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that take a template's env run one template after another, all of a template's
     on one pytest-xdist worker (``--dist loadgroup``), so each env is made once a run."""

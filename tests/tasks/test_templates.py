@@ -211,10 +211,12 @@ def test_random_agent_earns_nothing(task_env, name, steps, seed):
 
 
 #: This run's slices of the templates for one of their own near-misses and for a collateral
-#: damage (every near-miss of every template in the full matrix): a half and a quarter, so
-#: that the episodes a run spends on coming close do not grow with the suite.
-OWN_SHARE = rotation.share(ALL, "near-miss", 2)
-COLLATERAL_SHARE = rotation.share(ALL, "collateral", 4)
+#: damage (every near-miss of every template in the full matrix): a third and a sixth, so
+#: that the episodes a run spends on coming close do not grow with the suite. (Answering
+#: near-misses are also graded without a browser, on 30 seeds' worlds of a rotating half of
+#: the templates: tests/tasks/test_diversity.py.)
+OWN_SHARE = rotation.share(ALL, "near-miss", 3)
+COLLATERAL_SHARE = rotation.share(ALL, "collateral", 6)
 
 
 def _near_miss_cases() -> list[Any]:
