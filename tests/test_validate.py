@@ -158,7 +158,8 @@ def test_the_built_in_instances_pass_the_checks_that_need_no_browser():
     reports = check_instances(template, range(3))
     assert [r.name for r in reports] == ["untouched", "goal", "same-seed", "diverse", "nonzero"]
     assert all(report.passed for report in reports), [r.reason for r in reports]
-    assert reports[-1].reason == "0 degenerate answers of 3 seeds (at most 0)"
+    assert reports[-1].reason.startswith("0 degenerate answers of 3 seeds (at most 0); ")
+    assert reports[-1].reason.endswith(", is right on 1 (at most 2)")
 
 
 def _totals(template: TaskTemplate, seeds: range) -> dict[int, str]:
@@ -227,11 +228,29 @@ def test_a_free_expected_answer_fails_the_nonzero_floor_with_no_browser(register
     reports = {c.name: c for c in check_instances(registered(FreeTotal), range(6))}
     assert not reports["nonzero"].passed
     assert re.fullmatch(
-        r"[1-6] degenerate answers of 6 seeds \(at most 0\): seeds [0-9, ]+",
+        r"[1-6] degenerate answers of 6 seeds \(at most 0\): seeds [0-9, ]+; .*",
         reports["nonzero"].reason,
     )
     phone = check_instances(webenv.tasks.get_template("shop.change_phone"), [0])[-1]
     assert phone.passed and phone.skipped == "no answer to check"
+
+
+class UsuallyFive(OrderTotal):
+    """Most seeds' order came to $5.00."""
+
+    name = "broken.usually_five"
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        params = super().sample(rng, world)
+        return {**params, "total_cents": 500 if rng.random() < 0.6 else params["total_cents"]}
+
+
+def test_an_answer_right_on_many_seeds_fails_the_nonzero_floor(registered):
+    # Always answering "$5.00", without looking, would earn the reward on most seeds.
+    reports = {c.name: c for c in check_instances(registered(UsuallyFive), range(10))}
+    assert not reports["nonzero"].passed
+    assert re.search(r"the most frequent answer, 500, is right on ([3-9]|10) \(at most 2\)$",
+                     reports["nonzero"].reason)  # fmt: skip
 
 
 def test_degenerate_answers_fail_beyond_one_in_thirty():
@@ -240,8 +259,10 @@ def test_degenerate_answers_fail_beyond_one_in_thirty():
     assert is_degenerate("name", " ") and not is_degenerate("money", "$0.01")
     two = check_nonzero(template, {0: "$0.00", 1: "$5.00"}, 2)
     assert not two.passed and "1 degenerate answers of 2 seeds (at most 0)" in two.reason
-    thirty = {seed: "$5.00" for seed in range(30)} | {0: "$0.00"}
+    thirty = {seed: f"${seed}.00" for seed in range(30)}
     assert check_nonzero(template, thirty, 30).passed
+    usual = {seed: "$5.00" if seed < 7 else f"${seed}.00" for seed in range(30)}
+    assert not check_nonzero(template, usual, 30).passed  # "$5.00" is right on 7 of 30
 
 
 @pytest.mark.parametrize(

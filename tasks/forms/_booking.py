@@ -46,13 +46,20 @@ def pick_office_day(
     rng: random.Random, world: World, fits: Callable[[str, int], bool]
 ) -> dict[str, Any] | None:
     """An office and one of its calendar days (not today) for which ``fits(day, free)``."""
+    choices = [{k: v for k, v in c.items() if k != "free"} for c in office_days(world, fits)]
+    return rng.choice(choices) if choices else None
+
+
+def office_days(world: World, fits: Callable[[str, int], bool]) -> list[dict[str, Any]]:
+    """Every office's calendar days (not today) for which ``fits(day, free)``, with their
+    numbers of free times: ``{office, office_name, day, free}``."""
     choices = []
     for office in offices(world):
         for day, free in booking_days(world, office["code"]).items():
             if day > world.now.date().isoformat() and fits(day, free):
-                choices.append({"office": office["code"], "office_name": office["name"]})
-                choices[-1]["day"] = day
-    return rng.choice(choices) if choices else None
+                place = {"office": office["code"], "office_name": office["name"], "day": day}
+                choices.append({**place, "free": free})
+    return choices
 
 
 def is_weekday(day: str) -> bool:

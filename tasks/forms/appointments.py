@@ -31,6 +31,7 @@ from ._booking import (
     day_radio,
     expect_booking,
     is_weekday,
+    office_days,
     pick_office_day,
     pick_service,
 )
@@ -221,8 +222,12 @@ class FreeTimesOnDay(TaskTemplate):
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        place = pick_office_day(rng, world, lambda _day, free: free >= 2)
-        assert place is not None, "every office has days with free times"
+        # Most days have about the same number of free times: a count is drawn first, evenly
+        # among those some day has, so that no answer is right on most seeds without looking.
+        days = office_days(world, lambda _day, free: free >= 2)
+        assert days, "every office has days with free times"
+        count = rng.choice(sorted({day["free"] for day in days}))
+        place = rng.choice([day for day in days if day["free"] == count])
         return {**place, "free": len(free_times(world, place["office"], place["day"]))}
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from webenv.sites.common import Message
 from webenv.sites.mail import deliver
+from webenv.sites.mail.db import connect
 
 from webenv.answers import parse_money
 from webenv.axtree import AxTree
@@ -95,7 +96,11 @@ class CountFromSender(TaskTemplate):
             p for p in people(world) if counts.get(p["email"], 0) >= 2 and p["name"] not in shared
         ]
         person = pick(rng, candidates, "person who wrote twice")
-        return {"name": person["name"], "count": counts[person["email"]]}
+        # The seeded mailbox holds two to five messages from most people, so that "2" would
+        # be right half the time without looking: the person has written more, up to a count
+        # drawn evenly from 3 to 14.
+        more = _deliver_notes(world, rng, person, rng.randint(3, 14) - counts[person["email"]])
+        return {"name": person["name"], "count": counts[person["email"]] + more}
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         name = params["name"]
@@ -123,6 +128,116 @@ class CountFromSender(TaskTemplate):
             m[1] for line in page_text(observation).splitlines() if (m := _RANGE.match(line))
         )
         yield answer_action(count)
+
+
+#: Short notes people send, by how they know the persona: (subject, body), ``{me}`` and
+#: ``{first}`` the persona's and the sender's first names.
+_NOTES = {
+    "colleague": (
+        ("Notes from today's sync", "Here are my notes from today's sync: we agreed to move "
+         "the review to next week, and I'll send the updated plan by Friday."),
+        ("Slides for Thursday", "I've put the slides for Thursday in the shared folder. Could "
+         "you look over the timeline slide before then?"),
+        ("Out of office on Friday", "A heads-up that I'm out on Friday. If anything urgent "
+         "comes up, ping me before noon on Thursday."),
+        ("Vendor call recap", "The vendor call went fine. They can deliver in three weeks if "
+         "we confirm the order by the end of the month."),
+        ("Draft agenda for the offsite", "Attached below is a first pass at the offsite "
+         "agenda:\n\n- Morning: roadmap review\n- Afternoon: team workshops\n\nAnything to add?"),
+        ("Thanks for covering", "Thanks for covering the client call yesterday. They "
+         "mentioned how helpful you were."),
+        ("Room booking for the review", "I booked the big room for the review. It holds 12, so "
+         "we should be fine."),
+        ("Can you share the latest numbers?", "When you get a chance, could you share the "
+         "latest numbers? I'd like to fold them into Monday's update."),
+        ("New starter next week", "We have a new starter on Monday. Would you be up for "
+         "showing them around on their first afternoon?"),
+        ("Interview feedback", "I've left my feedback on yesterday's candidate in the tracker. "
+         "Strong on the technical side; let's compare notes."),
+        ("Parking changes", "FYI: the parking garage is closed for repairs next week, so plan "
+         "a little extra time in the mornings."),
+        ("Reading for the workshop", "Here's the article I mentioned for the workshop. It's a "
+         "short read and sets up the discussion well."),
+    ),
+    "friend": (
+        ("Photos from the weekend", "Finally went through the photos from the weekend. A few "
+         "of them came out really well. I'll put them in an album."),
+        ("Are you around Sunday?", "Are you around on Sunday afternoon? I was thinking of a "
+         "walk by the river if the weather holds."),
+        ("That book I mentioned", "The book I mentioned is called The Overstory. I think "
+         "you'd love it."),
+        ("Running on Saturday?", "Are you still up for a run on Saturday morning? I can meet "
+         "you at the park gate at 8."),
+        ("Checking in", "Just checking in. It's been a while. How are things with you?"),
+        ("Concert tickets", "I managed to get two tickets for the concert next month. Want "
+         "the spare?"),
+        ("Game night", "We're doing a game night at ours on Friday. Bring a snack if you "
+         "can make it."),
+        ("Recommendation", "If you're still looking for a dentist, mine is great and takes "
+         "new patients."),
+        ("Thanks for dinner", "Thanks again for dinner last night. The dessert was amazing."),
+        ("Trip ideas", "I've been looking at places for a long weekend in the spring. Any "
+         "preferences?"),
+        ("Borrowed ladder", "I still have your ladder from when I painted the hallway. I'll "
+         "drop it off this week."),
+        ("Movie on Thursday?", "There's a showing of the new documentary on Thursday at 7. "
+         "Interested?"),
+    ),
+    "family": (
+        ("Sunday lunch", "We're doing lunch at ours on Sunday around 1. Let me know if you "
+         "can come."),
+        ("Photos of the kids", "Sending a few photos of the kids from the school play. They "
+         "were so proud."),
+        ("Grandma's birthday", "Don't forget Grandma's birthday is next Saturday. I'm "
+         "ordering flowers from all of us."),
+        ("Did you get home okay?", "Did you get home okay last night? The roads looked icy."),
+        ("Holiday plans", "Have you thought about the holidays yet? We'd love to have you "
+         "stay for a few days."),
+        ("The old photo albums", "I found the old photo albums in the attic. Some real gems "
+         "in there. I'll bring them next time."),
+        ("Call this weekend?", "Let's catch up on the phone this weekend. Saturday morning "
+         "works best for me."),
+        ("Garden update", "The tomatoes are finally coming in. I'll save you a bag."),
+        ("Car trouble", "The car's back from the garage. It was only the battery, thankfully."),
+        ("Recipe card", "Found the recipe card you asked about. I'll copy it out and post it "
+         "to you."),
+        ("New neighbours", "We have new neighbours next door, a young couple with a dog. "
+         "They seem lovely."),
+        ("Doctor's appointment", "Just letting you know my appointment went well. Nothing to "
+         "worry about."),
+    ),
+}  # fmt: skip
+
+
+def _deliver_notes(world: World, rng: random.Random, person: Any, count: int) -> int:
+    """Up to ``count`` more notes from ``person`` over the last ten weeks, each in a thread of
+    its own, read, and some archived; how many were delivered."""
+    if count <= 0:
+        return 0
+    assert world.persona is not None
+    taken = {row["subject"] for row in world.query(SITE, "SELECT subject FROM threads")}
+    notes = [note for note in _NOTES[person["relationship"]] if note[0] not in taken]
+    first, me = person["name"].split()[0], world.persona.first_name
+    chosen = rng.sample(notes, min(count, len(notes)))
+    ago = sorted(rng.sample(range(2 * 24, 70 * 24), len(chosen)), reverse=True)
+    connection = connect(str(world.db_path(SITE)))
+    try:
+        for (subject, text), hours in zip(chosen, ago, strict=True):
+            sent = world.now - timedelta(hours=hours, minutes=rng.randint(0, 59))
+            body = f"Hi {me},\n\n{text}\n\n{first}"
+            to = world.persona.email
+            number = deliver(
+                connection,
+                Message(person["email"], person["name"], to, subject, body, sent.replace(second=0)),
+            )
+            folder = "archive" if rng.random() < 0.35 else "inbox"
+            connection.execute(
+                "UPDATE messages SET is_read = 1, folder = ? WHERE id = ?", (folder, number)
+            )
+        connection.commit()
+    finally:
+        connection.close()
+    return len(chosen)
 
 
 def _receipts(world: World) -> list[dict[str, Any]]:

@@ -1,9 +1,10 @@
 """Every template's instances differ from seed to seed, and none is degenerate.
 
 No browser: a template is instantiated on the seeds' worlds only. Over 30 seeds a template
-gives at least 20 distinct instances (goal texts with their parameters), and its expected
-answer is degenerate ($0, 0, empty) in at most 1 of them, so that an agent that answers
-without looking, or always picks the same thing, does not win by chance. And on those seeds and
+gives at least 20 distinct instances (goal texts with their parameters), its expected
+answer is degenerate ($0, 0, empty) in at most 1 of them, and no one answer is right on more
+than 6 of them, so that an agent that answers without looking, or always picks the same
+thing, does not win by chance. And on those seeds and
 this run's rotating ones, none of the template's near-misses that answer without looking earns
 the reward (a "wrong" sum that happens to equal the right one, say).
 """
@@ -11,6 +12,7 @@ the reward (a "wrong" sum that happens to equal the right one, say).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,6 +26,9 @@ ALL = sorted(templates())
 SEEDS = range(30)
 MIN_DISTINCT = 20
 MAX_DEGENERATE = 1
+#: Seeds of 30 on which the most frequent right answer may be right: an agent that always
+#: gives it, without looking, earns at most a fifth of the reward.
+MAX_MODE = 6
 
 
 #: A seed's task, the values its check expects, and which answering near-misses would pass.
@@ -93,3 +98,7 @@ def test_instances_are_diverse_and_answers_not_degenerate(name):
         assert len(answers) == len(found), "the check must compare every answer with a value"
     bad = [value for value in answers if degenerate(value)]
     assert len(bad) <= MAX_DEGENERATE, f"degenerate answers {bad} in {len(found)} seeds"
+    if answers:
+        spelled = Counter(json.dumps(value, sort_keys=True, default=str) for value in answers)
+        mode, times = spelled.most_common(1)[0]
+        assert times <= MAX_MODE, f"the answer {mode} is right on {times} of {len(found)} seeds"

@@ -3,7 +3,9 @@ hedged beside another value of its kind fails; and answers are not free (0, $0.0
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -11,7 +13,7 @@ from decimal import Decimal
 from ..answers import AnswerError, parse_answer
 from ..tasks import Answer, TaskTemplate
 from ..world import World
-from .instances import DEGENERATE_ONE_IN, fresh_instance
+from .instances import DEGENERATE_ONE_IN, MODE_SHARE, fresh_instance
 from .report import Case, CheckReport
 
 #: A careful person's sentences around the right answer ``{}``; each must earn the reward.
@@ -139,8 +141,10 @@ def is_degenerate(kind: str, answer: str) -> bool:
 
 def check_nonzero(template: TaskTemplate, answers: Mapping[int, str], count: int) -> CheckReport:
     """At most one of ``answers`` (the oracle's, of each seed) in :data:`DEGENERATE_ONE_IN` of
-    ``count`` seeds is degenerate: for templates whose check grades answers its own way, so
-    that :func:`~webenv.validate.instances.expected_answers` cannot read them."""
+    ``count`` seeds is degenerate, and none is given on more than :data:`MODE_SHARE` of them
+    (the oracle writes an answer the same way each time): for templates whose check grades
+    answers its own way, so that :func:`~webenv.validate.instances.expected_answers` cannot
+    read them."""
     kind = template.answer_type
     if kind is None:
         return CheckReport("nonzero", skipped="not info-seeking")
@@ -149,4 +153,8 @@ def check_nonzero(template: TaskTemplate, answers: Mapping[int, str], count: int
     reason = f"{len(free)} degenerate answers of {count} seeds (at most {allowed})"
     if free:
         reason += f": seeds {', '.join(map(str, free[:5]))}"
-    return CheckReport("nonzero", (Case(len(free) <= allowed, reason),))
+    times, most = 0, max(2, math.floor(count * MODE_SHARE))
+    if answers:
+        mode, times = Counter(answers.values()).most_common(1)[0]
+        reason += f"; the most frequent answer, {mode[:60]!r}, is right on {times} (at most {most})"
+    return CheckReport("nonzero", (Case(len(free) <= allowed and times <= most, reason),))

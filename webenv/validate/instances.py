@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,9 @@ IDLE_ENDINGS = (None, Answer("message", ""), Answer("message", "Done."))
 DISTINCT_SHARE = 2 / 3
 #: At most one answer in this many may be degenerate (0, $0.00, empty).
 DEGENERATE_ONE_IN = 30
+#: The share of seeds one answer may be right on (6 of 30; at least 2): always giving the most
+#: frequent answer, without looking, earns no more than that.
+MODE_SHARE = 1 / 5
 
 
 def check_instances(template: TaskTemplate, seeds: Sequence[int]) -> list[CheckReport]:
@@ -28,8 +32,8 @@ def check_instances(template: TaskTemplate, seeds: Sequence[int]) -> list[CheckR
     (``template.goals``) states every value of ``template.stated_values``. ``same-seed``: a
     seed gives the same parameters and goal twice. ``diverse``: at least two thirds of the
     seeds give distinct goals, and distinct parameters. ``nonzero``: at most one expected
-    answer in :data:`DEGENERATE_ONE_IN` is degenerate (0, $0.00, empty), read with
-    :func:`expected_answers`.
+    answer in :data:`DEGENERATE_ONE_IN` is degenerate (0, $0.00, empty), and no one answer is
+    right on more than :data:`MODE_SHARE` of the seeds, read with :func:`expected_answers`.
     """
     untouched, goal, same, tasks, expected = [], [], [], [], {}
     world = World(template.sites)
@@ -95,7 +99,11 @@ def _nonzero(template: TaskTemplate, expected: Mapping[int, list[Any]], count: i
     reason = f"{len(free)} degenerate answers of {count} seeds (at most {allowed})"
     if free:
         reason += f": seeds {', '.join(map(str, free[:5]))}"
-    return CheckReport("nonzero", (Case(len(free) <= allowed, reason),))
+    answers = Counter(_json(v[0] if len(v) == 1 else v) for v in expected.values() if v)
+    mode, times = answers.most_common(1)[0]
+    most = max(2, math.floor(count * MODE_SHARE))
+    reason += f"; the most frequent answer, {mode[:60]}, is right on {times} (at most {most})"
+    return CheckReport("nonzero", (Case(len(free) <= allowed and times <= most, reason),))
 
 
 def fresh_instance(template: TaskTemplate, world: World, seed: int) -> Task:
