@@ -359,8 +359,8 @@ def _dates(text: str, year: int | None) -> _Found:
 
 
 def _times(text: str, meant: time | None = None) -> _Found:
-    """The times in ``text``. A bare "1:30" (an hour of one digit, or 10 to 12, with no AM or
-    PM) is read as ``meant`` when that is its afternoon reading, as a person reads "the
+    """The times in ``text``. A bare "1:30" (an hour from 1 to 11 without a leading zero, and
+    no AM or PM) is read as ``meant`` when that is its afternoon reading, as a person reads "the
     meeting is at 1:30"; else as written, on the 24-hour clock."""
     values: list[time] = []
     invalid: list[str] = []

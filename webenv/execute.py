@@ -72,10 +72,10 @@ _LOCATE_JS = """bid => {
   // status region is not), so that an action on it fails now, not after its timeout.
   const shown = el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true;
   const box = el.getBoundingClientRect();
-  const contents = getComputedStyle(el).display === "contents";
+  const sized = (box.width > 0 && box.height > 0) || getComputedStyle(el).display === "contents";
   return [
     el.ownerDocument === document,
-    shown && (contents || (box.width > 0 && box.height > 0)),
+    shown && sized,
     !(el.disabled || el.getAttribute("aria-disabled") === "true"),
     target !== "" && target !== "_self" && target !== "_parent" && target !== "_top",
     !!el.closest("a[href], area[href]"),

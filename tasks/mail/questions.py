@@ -130,8 +130,8 @@ class CountFromSender(TaskTemplate):
         yield answer_action(count)
 
 
-#: Short notes people send, by how they know the persona: (subject, body), ``{me}`` and
-#: ``{first}`` the persona's and the sender's first names.
+#: Short notes people send, by how they know the persona: (subject, the body's text between
+#: the greeting and the sender's first name).
 _NOTES = {
     "colleague": (
         ("Notes from today's sync", "Here are my notes from today's sync: we agreed to move "

@@ -15,9 +15,8 @@ from webenv.world import World
 PERSONA_ID = 1
 
 #: What a purchase inevitably changes: an order and its lines are added, the cart (created by
-#: the first item put in it) is emptied. Its confirmation e-mail is the world's, not counted.
-#: What buying changes: an order and its items, and the cart (emptied by the checkout; an
-#: item added and bought leaves no trace, but one left in the cart is not what was asked).
+#: the first item put in it) is emptied; an item added and bought leaves no trace, but one
+#: left in the cart is not what was asked. Its confirmation e-mail is the world's, not counted.
 PURCHASE: Allowance = {
     "orders": ADD,
     "order_items": ADD,
