@@ -9,6 +9,7 @@ page instead of the one asked for, a form that did not submit.
 from __future__ import annotations
 
 import hashlib
+import html
 import random
 import re
 import time
@@ -32,6 +33,12 @@ def _page_load(request: Request, view: int | None) -> bool:
     return view is not None and not _SPARED.match(request.path)
 
 
+def _key(url: str) -> str:
+    """A link's path and query, decoded, as one string: the same for the link and its request."""
+    path, _, query = url.partition("?")
+    return unquote(path) + (f"?{unquote(query)}" if query else "")
+
+
 class DeadLink(Kind):
     """On one page view, some of the page's links lead to a 404. What they point at is still
     reachable another way (search, a category, the same link on another page)."""
@@ -52,8 +59,9 @@ class DeadLink(Kind):
             if _SPARED.match(target) or target == page.path or digest[0] % 3:
                 return match[0]
             dead = f"/moved{target}"
-            # Keyed by the path as the server reads it: "%20" in the link is " " there.
-            broken[unquote(dead.split("?")[0])] = target
+            # Keyed by the path and query as the server reads them ("%20" in the link is " "
+            # there): the contacts' "Write" links differ only in their query.
+            broken[_key(html.unescape(dead))] = html.unescape(target)
             return f"{match[1]}{dead}{match[3]}"
 
         markup = _LINK.sub(rewrite, page.html)
@@ -63,9 +71,10 @@ class DeadLink(Kind):
 
     def request(self, active: Active, request: Request, view: int | None) -> Response | None:
         broken = active.state.get("broken", {})
-        if request.path in broken:
+        asked = _key(request.full_path)
+        if asked in broken:
             active.emit("shown", path=request.path)
-            active.state["wanted"] = broken[request.path]
+            active.state["wanted"] = broken[asked]
             request.environ["PATH_INFO"] = _MISSING  # the site answers with its own 404 page
         elif (
             active.pending
