@@ -16,11 +16,18 @@ from datetime import timedelta
 from typing import Any
 
 from webenv.axtree import AxTree, NotFound
-from webenv.tasks import May, Moves, Task, edit, own_moves, register_collateral
+from webenv.tasks import May, Moves, Task, edit, edit_to, own_moves, register_collateral
 from webenv.world import world_now
 
 from .forms.account_changes import ChangeAddress
-from .mail._mail import list_rows, open_contacts, row_subject
+from .mail._mail import (
+    ACTIONS_PER_STEP,
+    list_rows,
+    open_contacts,
+    row_subject,
+    search,
+    select_and_apply,
+)
 from .shop._shop import click, open_link
 from .shop.add_address import AddAddress
 
@@ -110,6 +117,23 @@ def delete_unrelated_message(task: Task, observation: Mapping[str, Any]) -> Move
             observation = yield f'check("{checkbox.id}")\n{click(tree, "button", "Delete")}'
             return observation
     raise NotFound("no unrelated message in the Inbox")
+
+
+@register_collateral(
+    "mail", "marked unrelated unread mail read from the list", {"messages": edit_to(is_read=1)}
+)
+def mark_unread_mail_read(task: Task, observation: Mapping[str, Any]) -> Moves:
+    # Reading a message by opening it is any reading task's business; ticking unread ones in
+    # the list and marking them read at once is not.
+    observation = yield from search("is:unread", observation)
+    tree = AxTree(observation["axtree"])
+    unrelated = [box for box, _star, _link in list_rows(tree) if row_subject(box) not in task.goal]
+    if not unrelated:
+        raise NotFound("no unrelated unread message")
+    moves = select_and_apply(
+        unrelated[: ACTIONS_PER_STEP - 1], click(tree, "button", "Mark as read"), observation
+    )
+    return (yield from _drain(moves, observation))
 
 
 @register_collateral("mail", "changed an unrelated contact", {"contacts": edit("phone")})

@@ -11,7 +11,7 @@ import pytest
 from webenv.sites.common import Message
 
 from webenv.changes import USER_DATA
-from webenv.tasks import ADD, NOTHING_ELSE, allow, edit, nothing_else_changed, templates
+from webenv.tasks import ADD, NOTHING_ELSE, allow, edit, edit_to, nothing_else_changed, templates
 from webenv.world import SnapshotStore, World
 
 SEED = 0
@@ -150,14 +150,37 @@ def test_every_template_declares_what_it_may_change(name: str) -> None:
         assert set(tables) <= set(USER_DATA[site]), (name, site, set(tables) - set(USER_DATA[site]))
 
 
-def test_reading_may_mark_mail_read_but_not_unread():
-    # Opening a message marks it read; marking read mail unread is damage to the mailbox.
+def test_reading_may_mark_mail_read_by_opening_it_but_not_from_a_list_nor_unread():
+    # Opening a message marks it read and records when; marking mail read from a list (the
+    # whole Inbox at once) or read mail unread is damage to the mailbox.
     from webenv.suite.mail._mail import READING, SENDING
 
     from webenv.changes import RowChange
 
-    read = RowChange("mail", "messages", (7,), "changed", ("is_read",), (1,))
-    unread = RowChange("mail", "messages", (7,), "changed", ("is_read",), (0,))
+    def change(columns: tuple[str, ...], values: tuple[object, ...]) -> RowChange:
+        return RowChange("mail", "messages", (7,), "changed", columns, values)
+
+    opened = change(("is_read", "opened_at"), (1, "2026-05-14T09:30:00"))
+    marked = change(("is_read",), (1,))
+    unread = change(("is_read",), (0,))
     for allowance in (READING, SENDING):
-        assert allowance["messages"].allows(read)
+        assert allowance["messages"].allows(opened)
+        assert not allowance["messages"].allows(marked)
         assert not allowance["messages"].allows(unread)
+    # So a collateral damage that marks mail read from a list is paired with reading tasks.
+    assert not READING["messages"].overlaps(edit_to(is_read=1))
+    assert READING["messages"].overlaps(edit("is_read", "opened_at"))
+
+
+def test_sending_mail_may_not_leave_a_draft_behind():
+    from webenv.suite.mail._mail import SENDING
+
+    from webenv.changes import RowChange
+
+    def added(folder: str, is_draft: int) -> RowChange:
+        row = (("folder", folder), ("is_draft", is_draft))
+        return RowChange("mail", "messages", (9,), "added", row=row)
+
+    assert SENDING["messages"].allows(added("sent", 0))
+    assert not SENDING["messages"].allows(added("drafts", 1))
+    assert SENDING["messages"].allows(added("trash", 1))  # a draft thrown away

@@ -45,8 +45,13 @@ class May:
     edit: frozenset[str] | bool = False
     #: Columns that may change only to one value (reading marks a message read, not unread).
     only_to: tuple[tuple[str, Any], ...] = ()
+    #: ``(column, value, companion)``: the column may take that value only in a change that
+    #: also changes ``companion`` (a message is read by opening it, which records when:
+    #: ``("is_read", 1, "opened_at")``; one marked read from a list is not).
+    only_with: tuple[tuple[str, Any, str], ...] = ()
     #: Values every added row must have, when a task may add rows of one kind only (a draft
-    #: of its own form, not of another): ``(("form_slug", "appointment"),)``.
+    #: of its own form, not of another): ``(("form_slug", "appointment"),)``; a frozenset
+    #: is the values it may have (a sent message in any folder but Drafts).
     adds: tuple[tuple[str, Any], ...] = ()
     #: The task parameter naming the only existing row(s) that may change or go (the row's id,
     #: or a list of ids), when the task is about one row of a table of many (returning one
@@ -71,14 +76,23 @@ class May:
     def allows(self, change: RowChange) -> bool:
         if change.kind == "added":
             row = dict(change.row)
-            return self.add and all(row.get(column) == value for column, value in self.adds)
+            return self.add and all(
+                row.get(column) in value
+                if isinstance(value, frozenset)
+                else row.get(column) == value
+                for column, value in self.adds
+            )
         if self.row is not None and (self.rows is None or change.key not in self.rows):
             return False  # another row than the task's (or rows never bound: none)
         if change.kind == "removed":
             return self.remove
         bound = dict(self.only_to)
-        for column, value in zip(change.columns, change.values, strict=False):
+        changed = dict(zip(change.columns, change.values, strict=False))
+        for column, value in changed.items():
             if column in bound and value != bound[column]:
+                return False
+        for column, value, companion in self.only_with:
+            if column in changed and changed[column] == value and companion not in changed:
                 return False
         if isinstance(self.edit, bool):
             return self.edit
@@ -93,9 +107,17 @@ class May:
             return True
         if not self.edit or not other.edit:
             return False
-        if isinstance(self.edit, bool) or isinstance(other.edit, bool):
-            return True
-        return bool(self.edit & other.edit)
+        named = [set(e) for e in (self.edit, other.edit) if not isinstance(e, bool)]
+        if not named:
+            return True  # both edit any column
+        both = set.intersection(*named)
+        # A column bound to one value that it may take only beside a companion neither lets
+        # change is not a change both allow.
+        bound = {**dict(self.only_to), **dict(other.only_to)}
+        for column, value, companion in (*self.only_with, *other.only_with):
+            if column in bound and bound[column] == value and companion not in both:
+                both.discard(column)
+        return bool(both)
 
 
 #: Anything may happen to the table's rows.

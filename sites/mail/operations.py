@@ -30,6 +30,14 @@ def set_read(connection: sqlite3.Connection, ids: Sequence[int], read: bool) -> 
     )
 
 
+def open_unread(connection: sqlite3.Connection, ids: Sequence[int], now: str) -> None:
+    """Mark messages read as their thread's page does, recording when they were opened."""
+    connection.execute(
+        f"UPDATE messages SET is_read = 1, opened_at = ? WHERE id IN ({_placeholders(ids)})",
+        [now, *ids],
+    )
+
+
 def set_starred(connection: sqlite3.Connection, ids: Sequence[int], starred: bool) -> None:
     """Star or unstar messages."""
     connection.execute(

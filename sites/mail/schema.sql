@@ -43,6 +43,9 @@ CREATE TABLE messages (
     body TEXT NOT NULL DEFAULT '',
     sent_at TEXT NOT NULL,
     is_read INTEGER NOT NULL DEFAULT 0,
+    -- When the user last opened it unread (its thread's page marks it read): set only then, so
+    -- that a message read by opening it is told from one marked read from a list.
+    opened_at TEXT,
     is_starred INTEGER NOT NULL DEFAULT 0,
     is_draft INTEGER NOT NULL DEFAULT 0,
     in_reply_to INTEGER REFERENCES messages (id) ON DELETE SET NULL,

@@ -22,9 +22,10 @@ from werkzeug.wrappers import Response
 
 from .auth import login_required
 from .db import get_db
+from .formatting import world_now
 from .listing import all_labels, attachments_of, get_thread, labels_of, thread_messages
 from .navigation import safe_next
-from .operations import MOVE_TARGETS, set_read
+from .operations import MOVE_TARGETS, open_unread
 from .toolbar import apply_action
 
 bp = Blueprint("thread", __name__)
@@ -57,7 +58,7 @@ def view(thread_id: int) -> str | Response:
     unread_ids = [message["id"] for message in messages if not message["is_read"]]
     if unread_ids:
         with connection:
-            set_read(connection, unread_ids, True)
+            open_unread(connection, unread_ids, world_now().isoformat())
     message_labels = labels_of(connection, ids)
     thread_labels = {row["id"]: row for rows in message_labels.values() for row in rows}
     folders = sorted({message["folder"] for message in messages})

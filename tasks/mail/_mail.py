@@ -10,9 +10,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from webenv.sites.mail.store import FOLDERS
+
 from webenv.answers import normalize_text
 from webenv.axtree import AxTree, Node, NotFound
-from webenv.tasks import ADD, Allowance, Checks, May, Moves, edit_to
+from webenv.tasks import ADD, Allowance, Checks, May, Moves
 from webenv.world import World
 
 SITE = "mail"
@@ -21,16 +23,29 @@ PEOPLE = "('colleague', 'friend', 'family')"
 #: Most actions an oracle puts in one step.
 ACTIONS_PER_STEP = 9
 
+
+#: Where a message the user adds may end: sent, or thrown away, not left in Drafts.
+_NOT_DRAFTS = frozenset(FOLDERS) - {"drafts"}
+
+
+def opening(*columns: str, add: bool = False) -> May:
+    """Messages read by opening them (their thread's page marks them read and records when),
+    and ``columns`` changed as well; never one marked read from a list, nor made unread."""
+    return May(
+        add=add,
+        edit=frozenset({"is_read", "opened_at", *columns}),
+        only_to=(("is_read", 1),),
+        only_with=(("is_read", 1, "opened_at"),),
+        adds=(("folder", _NOT_DRAFTS),) if add else (),
+    )
+
+
 #: What reading mail changes: opening a message marks it read.
-READING: Allowance = {"messages": edit_to(is_read=1)}
-#: What writing mail changes: a message is added and recorded as sent (a reply or forward also
-#: opens the original, and a forward copies its attachments). How many may be sent is the
-#: check's to count, from the record (:func:`sent_records`).
-SENDING: Allowance = {
-    "messages": May(add=True, edit=frozenset({"is_read"}), only_to=(("is_read", 1),)),
-    "attachments": ADD,
-    "sent_log": ADD,
-}
+READING: Allowance = {"messages": opening()}
+#: What writing mail changes: a message is added and recorded as sent, not left in Drafts (a
+#: reply or forward also opens the original, and a forward copies its attachments). How many
+#: may be sent is the check's to count, from the record (:func:`sent_records`).
+SENDING: Allowance = {"messages": opening(add=True), "attachments": ADD, "sent_log": ADD}
 
 
 # -- reading the mailbox ----------------------------------------------------------------------

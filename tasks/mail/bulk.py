@@ -23,7 +23,6 @@ from webenv.tasks import (
     Answer,
     CheckResult,
     Checks,
-    May,
     Moves,
     NearMiss,
     Oracle,
@@ -34,7 +33,16 @@ from webenv.tasks import (
 )
 from webenv.world import World, world_now
 
-from ._mail import SITE, Allowed, click, expect_untouched, list_rows, search, select_and_apply
+from ._mail import (
+    SITE,
+    Allowed,
+    click,
+    expect_untouched,
+    list_rows,
+    opening,
+    search,
+    select_and_apply,
+)
 
 #: Chooses the rows to act on among those the oracle found older than the day.
 Chosen = Callable[[list[Node]], list[Node]]
@@ -118,9 +126,7 @@ class ArchiveOldIssues(TaskTemplate):
     sites = (SITE,)
     # Opening any message to see its date reads it; the check allows moves of the issues
     # alone (expect_untouched).
-    may_change = allow(
-        mail={"messages": May(edit=frozenset({"folder", "is_read"}), only_to=(("is_read", 1),))}
-    )
+    may_change = allow(mail={"messages": opening("folder")})
     tags = ("organize", "archive", "bulk", "search", "date", "pagination")
     difficulty = "hard"
     max_steps = 25

@@ -13,13 +13,13 @@ from webenv.tasks import (
     Answer,
     CheckResult,
     Checks,
+    May,
     NearMiss,
     Oracle,
     Task,
     TaskTemplate,
     allow,
     edit,
-    edit_to,
     register,
 )
 from webenv.world import World
@@ -32,6 +32,7 @@ from ._mail import (
     expect_untouched,
     list_rows,
     open_thread,
+    opening,
     pick,
     received,
     row_subject,
@@ -160,7 +161,7 @@ class LabelFromSender(TaskTemplate):
         mail={
             "labels": ADD,
             "message_labels": ADD,
-            "messages": edit_to(is_read=1).of_row("ids"),
+            "messages": opening().of_row("ids"),
         }
     )
     tags = ("organize", "labels", "bulk", "search")
@@ -272,7 +273,15 @@ def _read_conversations(world: World) -> list[dict[str, Any]]:
 class MarkUnread(TaskTemplate):
     name = "mail.mark_unread"
     sites = (SITE,)
-    may_change = allow(mail={"messages": edit("is_read")})  # read, and one made unread
+    # Opened, and one made unread (the check looks for others made unread).
+    may_change = allow(
+        mail={
+            "messages": May(
+                edit=frozenset({"is_read", "opened_at"}),
+                only_with=(("is_read", 1, "opened_at"),),
+            )
+        }
+    )
     tags = ("organize", "read-state", "search")
     difficulty = "easy"
     max_steps = 12
@@ -331,7 +340,7 @@ class MarkUnread(TaskTemplate):
 class RestoreFromTrash(TaskTemplate):
     name = "mail.restore_from_trash"
     sites = (SITE,)
-    may_change = allow(mail={"messages": edit("folder", "is_read")})
+    may_change = allow(mail={"messages": opening("folder")})
     tags = ("organize", "trash")
     difficulty = "easy"
     max_steps = 10

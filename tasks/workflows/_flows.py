@@ -7,7 +7,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -145,14 +145,32 @@ def first_name(person: Mapping[str, str]) -> str:
 
 
 def expect_one_email(
-    checks: Checks, world: World, to: str, contains: Iterable[str] = ()
+    checks: Checks,
+    world: World,
+    to: str,
+    contains: Iterable[str] = (),
+    reply_to: int | Sequence[int] | None = None,
 ) -> dict[str, Any] | None:
-    """Exactly one e-mail sent, to ``to`` alone, naming each of ``contains``."""
+    """Exactly one e-mail sent, to ``to`` alone, naming each of ``contains``; when the goal
+    asks for a reply to the message ``reply_to`` (or to one of several), sent as a reply in
+    its conversation (not a new message, nor a forward)."""
     sent = sent_messages(world)
     checks.expect("one e-mail sent", len(sent) == 1, f"{len(sent)} e-mails sent")
     if len(sent) != 1:
         return None
     message = sent[0]
+    if reply_to is not None:
+        ids = [reply_to] if isinstance(reply_to, int) else list(reply_to)
+        marks = ", ".join("?" for _ in ids)
+        sql = f"SELECT thread_id FROM messages WHERE id IN ({marks})"
+        threads = {row["thread_id"] for row in rows(world, "mail", sql, ids)}
+        checks.expect(
+            "sent as a reply to their e-mail",
+            message["in_reply_to"] is not None and message["thread_id"] in threads,
+            "not a reply (a new message or a forward)"
+            if message["in_reply_to"] is None
+            else "a reply to another e-mail",
+        )
     recipients = ", ".join(filter(None, (message["recipients"], message["cc"], message["bcc"])))
     checks.expect(
         "sent to the right person only", recipients == to.lower(), f"sent to {recipients}"
@@ -242,9 +260,20 @@ def fill_message(
     return observation
 
 
-def respond(kind: str, body: str, observation: Mapping[str, Any], to: str | None = None) -> Moves:
-    """On a conversation: ``Reply`` to (or ``Forward``) its last message, and send."""
+def respond(
+    kind: str,
+    body: str,
+    observation: Mapping[str, Any],
+    to: str | None = None,
+    subject: str | None = None,
+) -> Moves:
+    """On a conversation: ``Reply`` to (or ``Forward``) its last message, and send; or
+    ``Compose`` a new message to ``to`` about ``subject`` (a near-miss of a reply: what was
+    asked, but out of the conversation)."""
     tree = AxTree(observation["axtree"])
+    if kind == "Compose":
+        observation = yield f'click("{tree.id("link", "Compose")}")'
+        return (yield from fill_message(observation, body, to, f"Re: {subject}"))
     observation = yield f'click("{tree.find_all("link", kind)[-1].id}")'
     tree = AxTree(observation["axtree"])
     if kind == "Reply":

@@ -84,8 +84,9 @@ class BuyRequestedItem(TaskTemplate):
                 first_name(person),
             ]
         )
-        deliver_mail(world, person, SUBJECT, body)
+        request = deliver_mail(world, person, SUBJECT, body)
         return {
+            "request_id": request,
             "contact": person,
             "decoy_contact": other,
             "item": item,
@@ -118,7 +119,9 @@ class BuyRequestedItem(TaskTemplate):
             checks.expect("ordered what was asked", lines == wanted, f"ordered {show(lines)}")
             expect_default_address(checks, world, orders[0])
             expect_saved_card(checks, world, orders[0])
-        message = expect_one_email(checks, world, params["contact"]["email"], [number])
+        message = expect_one_email(
+            checks, world, params["contact"]["email"], [number], reply_to=params["request_id"]
+        )
         if message is not None:
             named = set(ORDER_NUMBER.findall(message["body"].split("\n> ")[0]))
             checks.expect("only that order number", named == {number}, f"named {sorted(named)}")

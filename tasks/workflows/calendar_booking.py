@@ -94,7 +94,7 @@ class BookRequestedMeeting(TaskTemplate):
         day = next(d for d in days if _free_in_window(rng, world, d, zone))
         topic = rng.choice(TOPICS)
         assert world.persona is not None
-        deliver_mail(
+        request = deliver_mail(
             world,
             {"name": colleague["name"], "email": colleague["email"]},
             SUBJECT,
@@ -103,6 +103,7 @@ class BookRequestedMeeting(TaskTemplate):
             f"invite me, and let me know what time works.\n\nThanks,\n{first_name(colleague)}",
         )
         return {
+            "request_id": request,
             "colleague": {"name": colleague["name"], "email": colleague["email"]},
             "day": day.isoformat(),
             "topic": topic,
@@ -146,7 +147,7 @@ class BookRequestedMeeting(TaskTemplate):
             invited = set(guests(world, event["id"]))
             checks.expect("the colleague invited", invited == {colleague["email"]}, f"{invited}")
             checks.expect("organized by you", event["organizer_email"] == me(world), "")
-        message = expect_one_email(checks, world, colleague["email"])
+        message = expect_one_email(checks, world, colleague["email"], reply_to=params["request_id"])
         if message is not None and start is not None:
             end = start + timedelta(minutes=30)
             window = (time(WINDOW[0]), time(WINDOW[1]))

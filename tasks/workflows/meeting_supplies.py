@@ -105,8 +105,16 @@ class MeetingSupplies(TaskTemplate):
                 first_name(organizer),
             ]
         )
-        deliver_mail(world, organizer, SUBJECT, body, minutes_ago=rng.randint(20, 240))
+        request = deliver_mail(world, organizer, SUBJECT, body, minutes_ago=rng.randint(20, 240))
+        # The calendar's own invitation e-mail comes from them too: a reply to it, about the
+        # same meeting, answers them as well.
+        invited = world.query(
+            "mail",
+            "SELECT id FROM messages WHERE sender = ? AND subject LIKE ? ORDER BY id",
+            (organizer["email"], f"Invitation: {chosen['title']} @%"),
+        )
         return {
+            "request_id": [request, *(row["id"] for row in invited)],
             "organizer": organizer,
             "title": chosen["title"],
             "event_id": chosen["id"],
@@ -151,7 +159,9 @@ class MeetingSupplies(TaskTemplate):
             checks.expect("ordered what was asked", lines == wanted, f"ordered {show(lines)}")
             expect_default_address(checks, world, orders[0])
             expect_saved_card(checks, world, orders[0])
-        message = expect_one_email(checks, world, params["organizer"]["email"], [number])
+        message = expect_one_email(
+            checks, world, params["organizer"]["email"], [number], reply_to=params["request_id"]
+        )
         if message is not None:
             named = set(ORDER_NUMBER.findall(message["body"].split("\n> ")[0]))
             checks.expect("only that order number", named == {number}, f"named {sorted(named)}")
@@ -166,6 +176,7 @@ class MeetingSupplies(TaskTemplate):
             "did not accept the invitation": solving(self._solve, button=lambda p: ""),
             "one too many": solving(self._solve, extra=lambda p: 1),
             "an older order's number": solving(self._solve, number=lambda p: p["previous_order"]),
+            "a new message instead of a reply": solving(self._solve, anew=lambda p: True),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
@@ -178,6 +189,7 @@ class MeetingSupplies(TaskTemplate):
         button: str = "Yes",
         extra: int = 0,
         number: str | None = None,
+        anew: bool = False,
     ) -> Oracle:
         query = f"from:{params['organizer']['email']} subject:{SUBJECT!r}".replace("'", '"')
         observation = yield from search_mail(query, SUBJECT, observation)
@@ -195,4 +207,8 @@ class MeetingSupplies(TaskTemplate):
         number = number or read(ORDER_NUMBER.pattern, observation).group(0)
         observation = yield from open_mail(query, SUBJECT, observation)
         body = f"Hi {params['organizer']['name'].split()[0]}, it's ordered: {number}."
-        yield from respond("Reply", body, observation)
+        if anew:
+            to = params["organizer"]["email"]
+            yield from respond("Compose", body, observation, to=to, subject=SUBJECT)
+        else:
+            yield from respond("Reply", body, observation)

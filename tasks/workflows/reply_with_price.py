@@ -58,7 +58,7 @@ class ReplyWithPrice(TaskTemplate):
         product = rng.choice(rows(world, "shop", "SELECT name, price_cents FROM products"))
         friend, other = pick_contacts(rng, world, 2)
         assert world.persona is not None
-        deliver_mail(
+        request = deliver_mail(
             world,
             friend,
             SUBJECT,
@@ -66,6 +66,7 @@ class ReplyWithPrice(TaskTemplate):
             f"costs at Northwind Market? I'm thinking of getting one.\n\n{first_name(friend)}",
         )
         return {
+            "request_id": request,
             "friend": friend,
             "decoy_friend": other,
             "product": product["name"],
@@ -88,7 +89,9 @@ class ReplyWithPrice(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        message = expect_one_email(checks, world, params["friend"]["email"])
+        message = expect_one_email(
+            checks, world, params["friend"]["email"], reply_to=params["request_id"]
+        )
         if message is not None:
             written = _QUOTE_HEADER.split(message["body"])[0]
             written = "\n".join(line for line in written.splitlines() if not line.startswith(">"))

@@ -65,8 +65,9 @@ class ReplyWithTracking(TaskTemplate):
             f"Hi {world.persona.first_name},\n\n{ASK.format(item=item['name'])} "
             f"Could you send me the tracking number?\n\nThanks,\n{first_name(person)}"
         )
-        deliver_mail(world, person, SUBJECT.format(item=item["name"]), body)
+        request = deliver_mail(world, person, SUBJECT.format(item=item["name"]), body)
         return {
+            "request_id": request,
             "contact": person,
             "decoy_contact": other,
             "item": item["name"],
@@ -92,7 +93,9 @@ class ReplyWithTracking(TaskTemplate):
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
         wanted = params["tracking_number"]
-        message = expect_one_email(checks, world, params["contact"]["email"], [wanted])
+        message = expect_one_email(
+            checks, world, params["contact"]["email"], [wanted], reply_to=params["request_id"]
+        )
         if message is not None:
             named = {t for t in params["all_tracking_numbers"] if t in message["body"]}
             checks.expect("no other tracking number", named == {wanted}, f"named {sorted(named)}")
@@ -106,6 +109,7 @@ class ReplyWithTracking(TaskTemplate):
         return {
             "another order's tracking number": solving(self._solve, item=lambda p: p["decoy_item"]),
             "copied to someone else": solving(self._solve, cc=lambda p: p["decoy_contact"]),
+            "a new message instead of a reply": solving(self._solve, anew=lambda p: True),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
@@ -117,6 +121,7 @@ class ReplyWithTracking(TaskTemplate):
         observation: Mapping[str, Any],
         item: str | None = None,
         cc: Mapping[str, str] | None = None,
+        anew: bool = False,
     ) -> Oracle:
         name = params["contact"]["name"]
         observation = yield from search_mail(name, "Tracking for", observation)
@@ -129,4 +134,8 @@ class ReplyWithTracking(TaskTemplate):
         observation = yield from open_mail(name, "Tracking for", observation)
         body = f"Hi {name.split()[0]}, the tracking number is {tracking}."
         to = f"{params['contact']['email']}, {cc['email']}" if cc else None
-        yield from respond("Reply", body, observation, to=to)
+        if anew:
+            subject = SUBJECT.format(item=item)
+            yield from respond("Compose", body, observation, params["contact"]["email"], subject)
+        else:
+            yield from respond("Reply", body, observation, to=to)

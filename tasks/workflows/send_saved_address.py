@@ -64,8 +64,9 @@ class SendSavedAddress(TaskTemplate):
             f"Hi {world.persona.first_name},\n\nI'd like to post you something. "
             f"{ASK.format(label=address['label'])}\n\nThanks,\n{first_name(person)}"
         )
-        deliver_mail(world, person, SUBJECT, body)
+        request = deliver_mail(world, person, SUBJECT, body)
         return {
+            "request_id": request,
             "contact": person,
             "decoy_contact": other,
             "street": address["street"],
@@ -90,7 +91,9 @@ class SendSavedAddress(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        message = expect_one_email(checks, world, params["contact"]["email"])
+        message = expect_one_email(
+            checks, world, params["contact"]["email"], reply_to=params["request_id"]
+        )
         if message is not None:
             given = grade_address(
                 message["body"], params["street"], params["zip"], params["other_streets"]

@@ -123,3 +123,30 @@ def test_a_dead_link_to_an_address_with_escaped_characters_is_recognised_and_rec
     assert client.get(f"/moved{dead}").status_code == 404
     assert client.get(dead).status_code == 200
     assert [e["what"] for e in perturber.drain()] == ["shown", "recovered"]
+
+
+def test_dead_links_that_differ_only_in_their_query_each_lead_back_to_their_own_page():
+    # The contacts' "Write" links: /compose?to=N&amp;from=contacts, one per contact. Getting
+    # past the dead one followed must go to that contact's page, not to the last one broken.
+    app = Flask(__name__)
+
+    @app.get("/")
+    def links() -> str:
+        return "".join(f'<a href="/compose?to={n}&amp;from=contacts">{n}</a>' for n in range(24))
+
+    @app.get("/compose")
+    def compose() -> str:
+        return "compose"
+
+    perturber = Perturber({"mail": "session"}, settle_seconds=1)
+    client = Client(perturber.wrap("mail", app))
+    perturber.start(Plan("test", (Planned("links.dead_link", "mail", 1, {"salt": "000000"}),)))
+    page = client.get("/").get_data(as_text=True)
+    dead = [link.split('"')[0] for link in page.split('href="/moved')[1:]]
+    assert len(dead) >= 2, page  # several broken: the first is not the last
+    followed = dead[0].replace("&amp;", "&")
+    assert client.get(f"/moved{followed}").status_code == 404
+    fix = perturber.recovery({"url": f"http://mail.localhost/moved{followed}"}, "")
+    assert fix == f"goto({followed!r})"
+    assert client.get(followed).status_code == 200
+    assert [e["what"] for e in perturber.drain()] == ["shown", "recovered"]

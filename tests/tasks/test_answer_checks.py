@@ -78,18 +78,24 @@ def test_an_impossible_date_is_a_wrong_answer_not_an_error(worlds):
 # -- written replies -------------------------------------------------------------------------
 
 
-def send(world: World, to: str, subject: str, body: str) -> None:
-    """Put one message into the Sent folder, as the mail site does when the persona sends."""
+def send(world: World, to: str, subject: str, body: str, reply_to: int | None = None) -> None:
+    """Put one message into the Sent folder, as the mail site does when the persona sends (in
+    reply to the message ``reply_to``, in its conversation)."""
     assert world.persona is not None
     conn = sqlite3.connect(world.db_path("mail"))
     try:
-        thread = conn.execute("SELECT MAX(id) FROM threads").fetchone()[0]
+        if reply_to is None:
+            thread = conn.execute("SELECT MAX(id) FROM threads").fetchone()[0]
+        else:
+            sql = "SELECT thread_id FROM messages WHERE id = ?"
+            thread = conn.execute(sql, (reply_to,)).fetchone()[0]
         now = world.now.isoformat()
         conn.execute(
             "INSERT INTO messages (thread_id, folder, sender, sender_name, recipients, subject,"
-            " body, sent_at, created_at) VALUES (?, 'sent', ?, ?, ?, ?, ?, ?, ?)",
-            (thread, world.persona.email, world.persona.first_name, to, subject, body, now, now),
-        )
+            " body, sent_at, in_reply_to, created_at) VALUES (?, 'sent', ?, ?, ?, ?, ?, ?, ?, ?)",
+            (thread, world.persona.email, world.persona.first_name, to, subject, body, now,
+             reply_to, now),
+        )  # fmt: skip
         conn.commit()
     finally:
         conn.close()
@@ -98,7 +104,8 @@ def send(world: World, to: str, subject: str, body: str) -> None:
 def replied(worlds, name: str, body: Callable[[Params], str], to: str = "contact") -> bool:
     world, task = worlds(name)
     params = task.params
-    send(world, params[to]["email"].lower(), params.get("subject", "Re: hi"), body(params))
+    address, subject = params[to]["email"].lower(), params.get("subject", "Re: hi")
+    send(world, address, subject, body(params), params.get("request_id"))
     result = task.check(world, None)
     return result.success, result.to_dict()
 
@@ -112,6 +119,9 @@ def abbreviated(street: str) -> str:
             return " ".join([*words[:index], swaps[word], *words[index + 1 :]])
     raise AssertionError(f"nothing to abbreviate in {street!r}")
 
+
+#: A template that asks for a new e-mail, not a reply.
+EMAIL_TOTAL = "workflows.email_order_total"
 
 REPLIES = [
     (
@@ -151,3 +161,19 @@ REPLIES = [
 def test_a_written_reply_is_graded_by_what_it_states(worlds, name, to, body, earns):
     success, check = replied(worlds, name, body, to)
     assert success is earns, check
+
+
+@pytest.mark.parametrize(
+    ("name", "to", "body"),
+    [(name, to, body) for name, to, body, earns in REPLIES if earns and name != EMAIL_TOTAL],
+)
+def test_a_reply_asked_for_is_not_a_new_message(worlds, name, to, body):
+    # The same words, to the same person, outside their conversation: what the goal asked
+    # for was a reply to their e-mail.
+    world, task = worlds(name)
+    params = task.params
+    send(world, params[to]["email"].lower(), "Re: hi", body(params))
+    result = task.check(world, None)
+    assert [c.name for c in result.conditions if not c.passed] == [
+        "sent as a reply to their e-mail"
+    ], result.to_dict()

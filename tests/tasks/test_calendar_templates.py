@@ -21,18 +21,24 @@ def write(world: World, sql: str, params: tuple[object, ...] = (), site: str = "
         return int(conn.execute(sql, params).lastrowid or 0)
 
 
-def send(world: World, to: str, subject: str, body: str) -> None:
-    """One message the persona sent, stored as the mail site's compose form stores it."""
+def send(world: World, to: str, subject: str, body: str, reply_to: int | None = None) -> None:
+    """One message the persona sent, stored as the mail site's compose form stores it (a
+    reply to the message ``reply_to`` joins its conversation)."""
     assert world.persona is not None
-    thread = write(
-        world, "INSERT INTO threads (subject, subject_key) VALUES (?, ?)", (subject, ""), "mail"
-    )
+    if reply_to is None:
+        thread = write(
+            world, "INSERT INTO threads (subject, subject_key) VALUES (?, ?)", (subject, ""), "mail"
+        )
+    else:
+        sql = "SELECT thread_id FROM messages WHERE id = ?"
+        thread = world.query("mail", sql, (reply_to,))[0]["thread_id"]
     now = world.now.isoformat()
     write(
         world,
         "INSERT INTO messages (thread_id, folder, sender, sender_name, recipients, subject, body,"
-        " sent_at, is_read, created_at) VALUES (?, 'sent', ?, 'Me', ?, ?, ?, ?, 1, ?)",
-        (thread, world.persona.email, to, subject, body, now, now),
+        " sent_at, is_read, in_reply_to, created_at) VALUES (?, 'sent', ?, 'Me', ?, ?, ?, ?, 1,"
+        " ?, ?)",
+        (thread, world.persona.email, to, subject, body, now, reply_to, now),
         "mail",
     )
 
@@ -240,7 +246,8 @@ def test_a_reply_may_give_the_booked_span_and_echo_the_asked_window(fresh_task: 
         for text, passes in replies(start):
             world, task = fresh_task("workflows.calendar_book_request", seed)
             assert _book_first_free(world, task) == start
-            send(world, task.params["colleague"]["email"], "Re: Could we meet?", text)
+            to = task.params["colleague"]["email"]
+            send(world, to, "Re: Could we meet?", text, task.params["request_id"])
             result = task.check(world, None)
             assert result.success == passes, (seed, text, result.to_dict())
 

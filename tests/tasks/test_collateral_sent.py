@@ -78,13 +78,21 @@ def _reply_to_thread(world: World, p: Mapping[str, Any]) -> None:
     send(world, p["email"], f"Re: {p['subject']}", body, thread["id"], latest)
 
 
+def _reply_to_request(world: World, p: Mapping[str, Any], body: str) -> None:
+    request = world.query(
+        "mail", "SELECT thread_id, subject FROM messages WHERE id = ?", (p["request_id"],)
+    )[0]
+    to = p["contact"]["email"].lower()
+    send(world, to, f"Re: {request['subject']}", body, request["thread_id"], p["request_id"])
+
+
 #: Each sending template's task, done right by writing the message it asks for.
 SOLVE: dict[str, Callable[[World, Mapping[str, Any]], Any]] = {
     "workflows.email_order_total": lambda w, p: send(
         w, p["contact"]["email"].lower(), p["subject"], f"It was ${p['total_cents'] / 100:,.2f}."
     ),
-    "workflows.reply_with_tracking": lambda w, p: send(
-        w, p["contact"]["email"].lower(), "Re: tracking", f"It is {p['tracking_number']}."
+    "workflows.reply_with_tracking": lambda w, p: _reply_to_request(
+        w, p, f"It is {p['tracking_number']}."
     ),
     "mail.write_to_contact": lambda w, p: send(w, p["email"], p["subject"], p["body"]),
     "mail.reply_to_thread": _reply_to_thread,

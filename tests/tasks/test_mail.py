@@ -80,5 +80,8 @@ def test_archiving_one_message_too_many_fails(world: World) -> None:
 def test_reading_messages_is_not_over_action(world: World) -> None:
     task = _task(world, "mail.restore_from_trash")
     _write(world, "UPDATE messages SET folder = 'inbox' WHERE id = ?", (task.params["id"],))
+    # Marked read from the list, they are damage; opened (their thread pages), they are not.
     _write(world, "UPDATE messages SET is_read = 1")
+    assert not task.check(world, None).success
+    _write(world, "UPDATE messages SET opened_at = ? WHERE is_read = 1", (world.now.isoformat(),))
     assert task.check(world, None).success

@@ -82,7 +82,10 @@ def test_reading_issues_that_stay_is_no_collateral_damage(fresh_task: Fresh, see
     _archive(world, params["ids"])
     marks = ", ".join("?" * len(kept))
     with sqlite3.connect(world.db_path("mail")) as connection:
-        connection.execute(f"UPDATE messages SET is_read = 1 WHERE id IN ({marks})", kept)
+        connection.execute(
+            f"UPDATE messages SET is_read = 1, opened_at = ? WHERE id IN ({marks})",
+            [world.now.isoformat(), *kept],
+        )
     result = task.check(world, None)
     assert result.success, result.to_dict()
 

