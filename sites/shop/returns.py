@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from .auth import login_required
@@ -15,6 +15,7 @@ from .orders import own_order
 from .returns_model import (
     REASONS,
     REFUND_METHODS,
+    cancel_return,
     record_return,
     return_deadline,
     returnable_quantities,
@@ -82,18 +83,38 @@ def start(number: str) -> Response | tuple[str, int]:
     return redirect(url_for("returns.confirmation", number=return_number))
 
 
+def own_return(number: str) -> Any:
+    """The signed-in customer's return with this number (and its order's), or a 404."""
+    found = (
+        get_db()
+        .execute(
+            "SELECT returns.*, orders.number AS order_number, orders.payment_brand,"
+            " orders.payment_last4 FROM returns JOIN orders ON orders.id = returns.order_id"
+            " WHERE returns.number = ? AND orders.user_id = ?",
+            (number, g.user["id"]),
+        )
+        .fetchone()
+    )
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.post("/account/returns/<number>/cancel")
+@login_required
+def cancel(number: str) -> Response:
+    if cancel_return(get_db(), own_return(number)):
+        flash(f"Return {number} has been cancelled. Keep the items; nothing will be refunded.")
+    else:
+        flash(f"Return {number} can no longer be cancelled.")
+    return redirect(url_for("returns.confirmation", number=number))
+
+
 @bp.route("/account/returns/<number>")
 @login_required
 def confirmation(number: str) -> str:
     conn = get_db()
-    found = conn.execute(
-        "SELECT returns.*, orders.number AS order_number, orders.payment_brand,"
-        " orders.payment_last4 FROM returns JOIN orders ON orders.id = returns.order_id"
-        " WHERE returns.number = ? AND orders.user_id = ?",
-        (number, g.user["id"]),
-    ).fetchone()
-    if found is None:
-        abort(404)
+    found = own_return(number)
     items = conn.execute(
         "SELECT order_items.name, order_items.size, order_items.color, return_items.quantity"
         " FROM return_items JOIN order_items ON order_items.id = return_items.order_item_id"

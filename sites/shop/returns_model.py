@@ -29,11 +29,14 @@ def return_deadline(order: sqlite3.Row) -> datetime:
 
 
 def returnable_quantities(conn: sqlite3.Connection, order: sqlite3.Row) -> dict[int, int]:
-    """Order item id -> how many of it can still be returned (all zero when not returnable)."""
+    """Order item id -> how many of it can still be returned (all zero when not returnable);
+    a cancelled return gives its items back."""
     rows = conn.execute(
-        "SELECT order_items.id, order_items.quantity - COALESCE(SUM(return_items.quantity), 0)"
+        "SELECT order_items.id, order_items.quantity - COALESCE(SUM(sent.quantity), 0)"
         " AS left_over FROM order_items"
-        " LEFT JOIN return_items ON return_items.order_item_id = order_items.id"
+        " LEFT JOIN (SELECT return_items.* FROM return_items JOIN returns"
+        " ON returns.id = return_items.return_id AND returns.status != 'cancelled') AS sent"
+        " ON sent.order_item_id = order_items.id"
         " WHERE order_items.order_id = ? GROUP BY order_items.id ORDER BY order_items.id",
         (order["id"],),
     ).fetchall()
@@ -78,3 +81,17 @@ def record_return(
         if not any(returnable_quantities(conn, order).values()):
             conn.execute("UPDATE orders SET status = 'returned' WHERE id = ?", (order["id"],))
     return number
+
+
+def cancel_return(conn: sqlite3.Connection, found: sqlite3.Row) -> bool:
+    """Cancel a return not yet received; its order, if it had gone back whole, is delivered
+    again. False if the return is past cancelling (received, refunded, or cancelled)."""
+    if found["status"] != "requested":
+        return False
+    with conn:
+        conn.execute("UPDATE returns SET status = 'cancelled' WHERE id = ?", (found["id"],))
+        conn.execute(
+            "UPDATE orders SET status = 'delivered' WHERE id = ? AND status = 'returned'",
+            (found["order_id"],),
+        )
+    return True

@@ -156,7 +156,7 @@ CREATE TABLE returns (
   reason TEXT NOT NULL,
   refund_method TEXT NOT NULL CHECK (refund_method IN ('original', 'store_credit')),
   status TEXT NOT NULL DEFAULT 'requested'
-    CHECK (status IN ('requested', 'received', 'refunded')),
+    CHECK (status IN ('requested', 'received', 'refunded', 'cancelled')),
   created_at TEXT NOT NULL
 );
 

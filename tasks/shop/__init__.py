@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     buy_product,
     buy_with_coupon,
     cancel_order,
+    cancel_return,
     cancel_shipped_order,
     change_cart_quantity,
     change_phone,

@@ -105,6 +105,41 @@ def test_returning_everything_marks_the_order_returned(customer) -> None:
     assert customer.one("SELECT status FROM orders WHERE id = ?", (order["id"],))[0] == "returned"
 
 
+def test_cancelling_a_return_gives_its_items_back_and_the_order_is_delivered_again(
+    customer,
+) -> None:
+    order = customer.one(f"SELECT * FROM orders WHERE {RECENT_DELIVERED}")
+    items = customer.all("SELECT id, quantity FROM order_items WHERE order_id = ?", (order["id"],))
+    form = {f"return-{item['id']}": str(item["quantity"]) for item in items}
+    done = customer.post(
+        f"/account/orders/{order['number']}/return",
+        {**form, "reason": "Changed my mind", "refund_method": "store_credit"},
+    )
+    number = customer.one("SELECT number FROM returns WHERE order_id = ?", (order["id"],))[0]
+    assert "Cancel return" in customer.get(done.location).text
+    response = customer.post(f"/account/returns/{number}/cancel")
+    assert response.status_code == 302
+    shown = page(customer.get(response.location))
+    assert "has been cancelled" in shown.text and "Status: Cancelled" in shown.text
+    assert not shown.find("button", string="Cancel return")
+    assert customer.one("SELECT status FROM returns WHERE number = ?", (number,))[0] == "cancelled"
+    assert customer.one("SELECT status FROM orders WHERE id = ?", (order["id"],))[0] == "delivered"
+    # Its items may go back again; a cancelled return cannot be cancelled twice.
+    assert "Return items" in customer.get(f"/account/orders/{order['number']}").text
+    again = page(customer.get(customer.post(f"/account/returns/{number}/cancel").location))
+    assert "can no longer be cancelled" in again.text
+
+
+def test_a_refunded_return_cannot_be_cancelled_nor_someone_elses(customer) -> None:
+    found = customer.one("SELECT * FROM returns WHERE status = 'refunded'")
+    customer.post(f"/account/returns/{found['number']}/cancel")
+    assert customer.one("SELECT status FROM returns WHERE id = ?", (found["id"],))[0] == "refunded"
+    assert not page(customer.get(f"/account/returns/{found['number']}")).find(
+        "button", string="Cancel return"
+    )
+    assert customer.post("/account/returns/RMA-NOPE/cancel").status_code == 404
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
