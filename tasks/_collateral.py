@@ -130,10 +130,8 @@ def mark_unread_mail_read(task: Task, observation: Mapping[str, Any]) -> Moves:
     unrelated = [box for box, _star, _link in list_rows(tree) if row_subject(box) not in task.goal]
     if not unrelated:
         raise NotFound("no unrelated unread message")
-    moves = select_and_apply(
-        unrelated[: ACTIONS_PER_STEP - 1], click(tree, "button", "Mark as read"), observation
-    )
-    return (yield from _drain(moves, observation))
+    mark = click(tree, "button", "Mark as read")
+    return (yield from select_and_apply(unrelated[: ACTIONS_PER_STEP - 1], mark, observation))
 
 
 @register_collateral("mail", "changed an unrelated contact", {"contacts": edit("phone")})
