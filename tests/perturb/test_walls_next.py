@@ -87,3 +87,38 @@ def test_the_sign_in_wall_names_the_page_asked_for_and_only_a_page_of_the_site(
     )
     assert answer.status_code == 302 and urlsplit(answer.location).path == "/login"
     assert next_of(answer.location) == expected
+
+
+def test_a_wrong_redirects_detour_is_no_place_for_the_session_to_run_out():
+    # The wrong redirect leaves a form's step for the portal's home page, where a session may
+    # run out between forms; running out there would lose the unfinished form that only the
+    # session holds. The wall waits for the next home page the user asks for.
+    world = World(("forms",))
+    try:
+        world.create_apps({"forms": "http://forms.localhost:1"})
+        plan = (
+            Planned("links.wrong_redirect", "forms", 4),
+            Planned("walls.session_expiry", "forms", 4, {"moment": "page"}),
+        )
+        forms = Visitor(world, "forms", 0, plan)
+        persona = world.persona
+        assert persona is not None
+        token = forms.token("/login")  # page view 1
+        login = {"username": persona.username, "password": persona.password}
+        assert forms.post("/login", login, token).status_code == 302
+        assert forms.get("/").status_code == 200  # 2
+        assert forms.get("/account").status_code == 200  # 3
+        detour = forms.get("/f/appointment")  # 4: sent home instead
+        assert detour.status_code == 302 and detour.location.endswith("/")
+        assert forms.get("/").status_code == 200  # 5: the detour, still signed in
+        assert forms.get("/f/appointment").status_code == 200  # 6: back where the user was
+        expired = forms.get("/")  # 7: a home page asked for
+        assert expired.status_code == 302 and urlsplit(expired.location).path == "/login"
+        events = [(e["kind"], e["what"]) for e in forms.perturber.drain()]
+        assert events == [
+            ("links.wrong_redirect", "shown"),
+            ("links.wrong_redirect", "recovered"),
+            ("walls.session_expiry", "shown"),
+        ], events
+    finally:
+        world.close()

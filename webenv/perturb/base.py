@@ -126,6 +126,10 @@ class Kind:
     needs_sign_in: ClassVar[bool] = False
     #: Page views at which it may first strike; drawn uniformly.
     at: ClassVar[tuple[int, int]] = (1, 3)
+    #: While it is pending, the user is on a page they did not ask for (a wrong redirect's home
+    #: page): no wall strikes there (:data:`DETOUR_KEY`), or signing in again would lead back
+    #: to the detour and lose what only the session held (a form's unfinished answers).
+    detour: ClassVar[bool] = False
 
     def applies(self, site: str, signed_in: bool, sites: Sequence[str]) -> bool:
         """Whether it can strike ``site`` in a world of ``sites``."""
@@ -199,6 +203,10 @@ def time_scale() -> float:
 def scaled_ms(milliseconds: float) -> int:
     """``milliseconds`` under :func:`time_scale`."""
     return int(milliseconds * time_scale())
+
+
+#: Set in a request's environ while a :attr:`Kind.detour` of its site is pending.
+DETOUR_KEY = "webenv.detour"
 
 
 def strikes(active: Active, view: int | None, eligible: bool = True) -> bool:

@@ -165,6 +165,7 @@ class WrongRedirect(Kind):
     """A link leads to the site's home page instead of the page asked for, once."""
 
     name = "links.wrong_redirect"
+    detour = True
 
     def request(self, active: Active, request: Request, view: int | None) -> Response | None:
         if (

@@ -19,7 +19,7 @@ from urllib.parse import unquote_plus
 
 from werkzeug.wrappers import Request, Response
 
-from .base import Active, EventLog, Kind, Page, Probe
+from .base import DETOUR_KEY, Active, EventLog, Kind, Page, Probe
 from .guarded import ENDPOINT_KEY, URL_MAP_KEY, endpoint_of
 from .plans import KINDS, Plan
 from .popups import Popup
@@ -151,6 +151,8 @@ class Perturber:
         environ["webenv.cookie"] = self.session_cookies.get(site, "session")
         environ["webenv.settle_s"] = self.settle_seconds
         environ["webenv.deliver"] = self.deliver
+        with self._lock:
+            environ[DETOUR_KEY] = any(a.kind.detour and a.pending for a in actives)
         request = Request(environ)
         view = None
         if request.method == "GET" and environ.get("HTTP_SEC_FETCH_DEST", "document") == "document":

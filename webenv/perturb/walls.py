@@ -24,7 +24,7 @@ from webenv.sites.common import same_site_path
 
 from ..axtree import AxTree, NotFound
 from ..site import mailbox
-from .base import Active, Kind, strikes
+from .base import DETOUR_KEY, Active, Kind, strikes
 from .guarded import guarded, start_over
 
 LOGIN_PATH = "/login"
@@ -67,7 +67,9 @@ class SessionExpiry(Kind):
             if not guarded(site, request):
                 return None
             active.state["struck"] = True
-        elif not strikes(active, view, bool(_EXPIRES_ON[site].match(path))):
+        elif not strikes(
+            active, view, bool(_EXPIRES_ON[site].match(path)) and not request.environ[DETOUR_KEY]
+        ):
             return None
         active.emit("shown", path=path)
         target = _on_site(start_over(site, request, view), request)
