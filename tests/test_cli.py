@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -103,11 +104,21 @@ def test_user_errors_are_one_line_without_a_traceback(tmp_path, args, message):
     assert "Traceback" not in result.stderr
 
 
+def source_tree(tmp_path: Path) -> Path:
+    """A copy of the repository's sources to build from: setuptools writes ``build/`` beside
+    the sources, and two builds of one tree at once (two workers) race in it."""
+    root = Path(__file__).resolve().parents[1]
+    copy = tmp_path / "source"
+    skipped = (".*", "build", "dist", "runs", "*.egg-info", "__pycache__", "node_modules")
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(*skipped))
+    return copy
+
+
 @pytest.mark.slow
 def test_a_regular_install_carries_sites_and_tasks(tmp_path):
     """``pip install .`` (not editable) must ship sites/, tasks/, templates, SQL and JS (the
     player's too)."""
-    root = Path(__file__).resolve().parents[1]
+    root = source_tree(tmp_path)
     target = tmp_path / "site-packages"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
@@ -264,7 +275,7 @@ def test_the_readme_snippet_shows_the_goal_seed_0_gives(browser):
 
 
 def test_the_package_builds_without_setuptools_warnings(tmp_path):
-    root = Path(__file__).resolve().parents[1]
+    root = source_tree(tmp_path)
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "--no-build-isolation",
          "--wheel-dir", str(tmp_path), str(root)],
