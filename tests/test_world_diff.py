@@ -153,7 +153,7 @@ def test_every_template_declares_what_it_may_change(name: str) -> None:
 def test_reading_may_mark_mail_read_by_opening_it_but_not_from_a_list_nor_unread():
     # Opening a message marks it read and records when; marking mail read from a list (the
     # whole Inbox at once) or read mail unread is damage to the mailbox.
-    from webenv.suite.mail._mail import READING, SENDING
+    from webenv.suite.mail._mail import READING, SENDING, opening
 
     from webenv.changes import RowChange
 
@@ -169,7 +169,33 @@ def test_reading_may_mark_mail_read_by_opening_it_but_not_from_a_list_nor_unread
         assert not allowance["messages"].allows(unread)
     # So a collateral damage that marks mail read from a list is paired with reading tasks.
     assert not READING["messages"].overlaps(edit_to(is_read=1))
-    assert READING["messages"].overlaps(edit("is_read", "opened_at"))
+    # And one that opens every unread message (a damage stands for as many rows as it likes)
+    # with every reading task whose allowance bounds how many it may open.
+    assert not READING["messages"].overlaps(edit("is_read", "opened_at"))
+    assert opening(opens=None).overlaps(edit("is_read", "opened_at"))
+
+
+def test_reading_opens_a_few_messages_not_the_whole_mailbox(world: World) -> None:
+    from webenv.suite.mail._mail import OPENS, READING
+
+    unread = [row["id"] for row in world.query("mail", "SELECT id FROM messages WHERE is_read = 0")]
+    assert len(unread) > OPENS
+
+    def open_(ids: list[int]) -> None:
+        write(world, "mail", *(
+            f"UPDATE messages SET is_read = 1, opened_at = '2026-05-14T09:30:00' WHERE id = {i}"
+            for i in ids
+        ))  # fmt: skip
+
+    open_(unread[:OPENS])
+    assert nothing_else_changed(world, {"mail": READING}).passed
+    open_(unread[OPENS : OPENS + 1])
+    condition = nothing_else_changed(world, {"mail": READING})
+    assert not condition.passed
+    assert (
+        condition.message
+        == f"mail.messages: {OPENS + 1} rows changed opened_at (at most {OPENS} may)"
+    )
 
 
 def test_sending_mail_may_not_leave_a_draft_behind():

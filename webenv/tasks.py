@@ -49,6 +49,10 @@ class May:
     #: also changes ``companion`` (a message is read by opening it, which records when:
     #: ``("is_read", 1, "opened_at")``; one marked read from a list is not).
     only_with: tuple[tuple[str, Any, str], ...] = ()
+    #: ``(column, n)``: at most ``n`` existing rows may change the column (reading opens the
+    #: messages it needs and a few more, not the whole mailbox: ``("opened_at", 8)``). Counted
+    #: over the episode by :func:`nothing_else_changed`.
+    at_most: tuple[tuple[str, int], ...] = ()
     #: Values every added row must have, when a task may add rows of one kind only (a draft
     #: of its own form, not of another): ``(("form_slug", "appointment"),)``; a frozenset
     #: is the values it may have (a sent message in any folder but Drafts).
@@ -113,6 +117,10 @@ class May:
         both = set.intersection(*named)
         # A column bound to one value that it may take only beside a companion neither lets
         # change is not a change both allow.
+        # A column one bounds by a number of rows that the other changes in as many rows as
+        # it likes: the other's change of many rows is not allowed (a damage stands for many).
+        counted = {column for column, _n in self.at_most} ^ {c for c, _n in other.at_most}
+        both -= counted
         bound = {**dict(self.only_to), **dict(other.only_to)}
         for column, value, companion in (*self.only_with, *other.only_with):
             if column in bound and bound[column] == value and companion not in both:
@@ -166,11 +174,34 @@ def allowed(change: RowChange, allowance: Allowance) -> bool:
 def nothing_else_changed(world: World, allowance: Allowance) -> Condition:
     """The condition that the user's data changed only as ``allowance`` lets it; its message
     lists what else changed."""
-    others = [change for change in world.changes() if not allowed(change, allowance)]
-    shown = "; ".join(change.describe() for change in others[:12])
+    changes = world.changes()
+    others = [change.describe() for change in changes if not allowed(change, allowance)]
+    too_many = _over_bounds(changes, allowance)
+    shown = "; ".join([*too_many, *others[:12]])
     if len(others) > 12:
         shown += f"; and {len(others) - 12} more"
-    return Condition(NOTHING_ELSE, not others, shown or "only what the task may change")
+    passed = not others and not too_many
+    return Condition(NOTHING_ELSE, passed, shown or "only what the task may change")
+
+
+def _over_bounds(changes: Iterable[RowChange], allowance: Allowance) -> list[str]:
+    """What goes past an allowance's :attr:`May.at_most`, e.g. ``mail.messages: 14 rows
+    changed opened_at (at most 8 may)``."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for change in changes:
+        may = allowance.get(change.site, {}).get(change.table)
+        if may is None or change.kind != "changed":
+            continue
+        for column, _bound in may.at_most:
+            if column in change.columns:
+                key = (change.site, change.table, column)
+                counts[key] = counts.get(key, 0) + 1
+    found = []
+    for (site, table, column), count in counts.items():
+        bound = dict(allowance[site][table].at_most)[column]
+        if count > bound:
+            found.append(f"{site}.{table}: {count} rows changed {column} (at most {bound} may)")
+    return found
 
 
 @dataclass(frozen=True)

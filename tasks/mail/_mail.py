@@ -28,14 +28,21 @@ ACTIONS_PER_STEP = 9
 _NOT_DRAFTS = frozenset(FOLDERS) - {"drafts"}
 
 
-def opening(*columns: str, add: bool = False) -> May:
+#: How many unread messages a task that reads mail may open: the ones it needs and a few
+#: more, as a person looking for one does; not every unread message in the mailbox.
+OPENS = 8
+
+
+def opening(*columns: str, add: bool = False, opens: int | None = OPENS) -> May:
     """Messages read by opening them (their thread's page marks them read and records when),
-    and ``columns`` changed as well; never one marked read from a list, nor made unread."""
+    at most ``opens`` of them (None: any number), and ``columns`` changed as well; never one
+    marked read from a list, nor made unread."""
     return May(
         add=add,
         edit=frozenset({"is_read", "opened_at", *columns}),
         only_to=(("is_read", 1),),
         only_with=(("is_read", 1, "opened_at"),),
+        at_most=(("opened_at", opens),) if opens is not None else (),
         adds=(("folder", _NOT_DRAFTS),) if add else (),
     )
 

@@ -124,9 +124,9 @@ def row_day(link: Node, now: datetime) -> date:
 class ArchiveOldIssues(TaskTemplate):
     name = "mail.archive_old_issues"
     sites = (SITE,)
-    # Opening any message to see its date reads it; the check allows moves of the issues
-    # alone (expect_untouched).
-    may_change = allow(mail={"messages": opening("folder")})
+    # Opening any message to see its date reads it, and there may be thirty issues to look at;
+    # the check allows moves of the issues alone (expect_untouched).
+    may_change = allow(mail={"messages": opening("folder", opens=None)})
     tags = ("organize", "archive", "bulk", "search", "date", "pagination")
     difficulty = "hard"
     max_steps = 25

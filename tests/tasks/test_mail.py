@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from webenv.suite.mail._mail import OPENS
 
 from webenv.tasks import Task, get_template
 from webenv.world import World
@@ -80,8 +81,13 @@ def test_archiving_one_message_too_many_fails(world: World) -> None:
 def test_reading_messages_is_not_over_action(world: World) -> None:
     task = _task(world, "mail.restore_from_trash")
     _write(world, "UPDATE messages SET folder = 'inbox' WHERE id = ?", (task.params["id"],))
-    # Marked read from the list, they are damage; opened (their thread pages), they are not.
-    _write(world, "UPDATE messages SET is_read = 1")
+    # Marked read from the list, they are damage; opened (their thread pages), a few are not;
+    # opened, all of them are (nothing would be left unread).
+    unread = [row["id"] for row in world.query("mail", "SELECT id FROM messages WHERE is_read = 0")]
+    few = ", ".join(str(id_) for id_ in unread[:OPENS])
+    _write(world, f"UPDATE messages SET is_read = 1 WHERE id IN ({few})")
     assert not task.check(world, None).success
-    _write(world, "UPDATE messages SET opened_at = ? WHERE is_read = 1", (world.now.isoformat(),))
+    _write(world, f"UPDATE messages SET opened_at = ? WHERE id IN ({few})", ("now",))
     assert task.check(world, None).success
+    _write(world, "UPDATE messages SET is_read = 1, opened_at = ? WHERE is_read = 0", ("now",))
+    assert not task.check(world, None).success
