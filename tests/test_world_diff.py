@@ -3,6 +3,7 @@ removed and changed are named; the catalogue, mirrors and mail the world deliver
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
@@ -11,7 +12,16 @@ import pytest
 from webenv.sites.common import Message
 
 from webenv.changes import USER_DATA
-from webenv.tasks import ADD, NOTHING_ELSE, allow, edit, edit_to, nothing_else_changed, templates
+from webenv.tasks import (
+    ADD,
+    NOTHING_ELSE,
+    May,
+    allow,
+    edit,
+    edit_to,
+    nothing_else_changed,
+    templates,
+)
 from webenv.world import SnapshotStore, World
 
 SEED = 0
@@ -171,8 +181,11 @@ def test_reading_may_mark_mail_read_by_opening_it_but_not_from_a_list_nor_unread
     assert not READING["messages"].overlaps(edit_to(is_read=1))
     # And one that opens every unread message (a damage stands for as many rows as it likes)
     # with every reading task whose allowance bounds how many it may open.
-    assert not READING["messages"].overlaps(edit("is_read", "opened_at"))
-    assert opening(opens=None).overlaps(edit("is_read", "opened_at"))
+    many = May(edit=frozenset({"is_read", "opened_at"}), only_to=(("is_read", 1),))
+    assert not READING["messages"].overlaps(many)
+    assert opening(opens=None).overlaps(many)
+    # A damage bounded itself is not "as many as it likes": an unbounded allowance allows it.
+    assert opening(opens=None).overlaps(dataclasses.replace(many, at_most=(("opened_at", 3),)))
 
 
 def test_reading_opens_a_few_messages_not_the_whole_mailbox(world: World) -> None:

@@ -103,7 +103,8 @@ class May:
         return set(change.columns) <= self.edit
 
     def overlaps(self, other: May) -> bool:
-        """Whether some change both allow. (One narrowed to a task's rows by :attr:`row` still
+        """Whether some change both allow (``self``: a template's allowance; ``other``: a
+        collateral damage's). (One narrowed to a task's rows by :attr:`row` still
         overlaps: which rows a task's parameters name is not known here.)"""
         if self.add and other.add and (self.adds == other.adds or not (self.adds and other.adds)):
             return True
@@ -117,10 +118,10 @@ class May:
         both = set.intersection(*named)
         # A column bound to one value that it may take only beside a companion neither lets
         # change is not a change both allow.
-        # A column one bounds by a number of rows that the other changes in as many rows as
-        # it likes: the other's change of many rows is not allowed (a damage stands for many).
-        counted = {column for column, _n in self.at_most} ^ {c for c, _n in other.at_most}
-        both -= counted
+        # A column this (a template's allowance) bounds by a number of rows and the other (a
+        # damage, which stands for as many rows as it likes) does not: the damage's change of
+        # many rows is not one this allows.
+        both -= {column for column, _n in self.at_most} - {c for c, _n in other.at_most}
         bound = {**dict(self.only_to), **dict(other.only_to)}
         for column, value, companion in (*self.only_with, *other.only_with):
             if column in bound and bound[column] == value and companion not in both:

@@ -19,12 +19,12 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
-    edit,
     register,
 )
 from webenv.world import World
 
 from ._mail import (
+    OPENS,
     PEOPLE,
     SITE,
     Allowed,
@@ -95,7 +95,8 @@ def _sender_rows(name: str, observation: Mapping[str, Any], where: str = "") -> 
 class ArchiveFromSender(TaskTemplate):
     name = "mail.archive_from_sender"
     sites = (SITE,)
-    may_change = allow(mail={"messages": edit("folder").of_row("ids")})
+    # Its messages may be opened before they are moved (the thread page has the buttons too).
+    may_change = allow(mail={"messages": opening("folder").of_row("ids")})
     tags = ("organize", "archive", "bulk", "search")
     difficulty = "medium"
     max_steps = 15
@@ -279,6 +280,7 @@ class MarkUnread(TaskTemplate):
             "messages": May(
                 edit=frozenset({"is_read", "opened_at"}),
                 only_with=(("is_read", 1, "opened_at"),),
+                at_most=(("opened_at", OPENS),),
             )
         }
     )

@@ -19,12 +19,20 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
-    edit,
     register,
 )
 from webenv.world import World
 
-from ._mail import SITE, Allowed, click, expect_untouched, list_rows, search, select_and_apply
+from ._mail import (
+    SITE,
+    Allowed,
+    click,
+    expect_untouched,
+    list_rows,
+    opening,
+    search,
+    select_and_apply,
+)
 
 #: Chooses the rows to act on among a list's checkboxes.
 Chosen = Callable[[list[Any]], list[Any]]
@@ -81,7 +89,8 @@ def _everything(rows: list[Any]) -> list[Any]:
 class UnarchiveFromSender(TaskTemplate):
     name = "mail.unarchive_from_sender"
     sites = (SITE,)
-    may_change = allow(mail={"messages": edit("folder").of_row("ids")})
+    # Its messages may be opened before they are moved (the thread page has the buttons too).
+    may_change = allow(mail={"messages": opening("folder").of_row("ids")})
     tags = ("organize", "undo", "archive", "bulk", "search")
     difficulty = "medium"
     max_steps = 15
@@ -151,7 +160,8 @@ def _listed(names: list[str]) -> str:
 class ArchiveNewsletters(TaskTemplate):
     name = "mail.archive_newsletters"
     sites = (SITE,)
-    may_change = allow(mail={"messages": edit("folder").of_row("ids")})
+    # Its messages may be opened before they are moved (the thread page has the buttons too).
+    may_change = allow(mail={"messages": opening("folder").of_row("ids")})
     tags = ("organize", "archive", "bulk", "search")
     difficulty = "hard"
     max_steps = 20
