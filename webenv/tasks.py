@@ -15,6 +15,7 @@ import functools
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -116,12 +117,12 @@ class May:
         if not named:
             return True  # both edit any column
         both = set.intersection(*named)
-        # A column bound to one value that it may take only beside a companion neither lets
-        # change is not a change both allow.
         # A column this (a template's allowance) bounds by a number of rows and the other (a
         # damage, which stands for as many rows as it likes) does not: the damage's change of
         # many rows is not one this allows.
         both -= {column for column, _n in self.at_most} - {c for c, _n in other.at_most}
+        # A column bound to one value that it may take only beside a companion neither lets
+        # change is not a change both allow.
         bound = {**dict(self.only_to), **dict(other.only_to)}
         for column, value, companion in (*self.only_with, *other.only_with):
             if column in bound and bound[column] == value and companion not in both:
@@ -188,21 +189,20 @@ def nothing_else_changed(world: World, allowance: Allowance) -> Condition:
 def _over_bounds(changes: Iterable[RowChange], allowance: Allowance) -> list[str]:
     """What goes past an allowance's :attr:`May.at_most`, e.g. ``mail.messages: 14 rows
     changed opened_at (at most 8 may)``."""
-    counts: dict[tuple[str, str, str], int] = {}
+    counts: Counter[tuple[str, str, str, int]] = Counter()
     for change in changes:
         may = allowance.get(change.site, {}).get(change.table)
-        if may is None or change.kind != "changed":
-            continue
-        for column, _bound in may.at_most:
-            if column in change.columns:
-                key = (change.site, change.table, column)
-                counts[key] = counts.get(key, 0) + 1
-    found = []
-    for (site, table, column), count in counts.items():
-        bound = dict(allowance[site][table].at_most)[column]
-        if count > bound:
-            found.append(f"{site}.{table}: {count} rows changed {column} (at most {bound} may)")
-    return found
+        if may is not None and change.kind == "changed":
+            counts.update(
+                (change.site, change.table, column, bound)
+                for column, bound in may.at_most
+                if column in change.columns
+            )
+    return [
+        f"{site}.{table}: {count} rows changed {column} (at most {bound} may)"
+        for (site, table, column, bound), count in counts.items()
+        if count > bound
+    ]
 
 
 @dataclass(frozen=True)
