@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
+from tests.axe import serious_violations
 from tests.commands import assert_images_loaded, start_command, stop_command
 from webenv.cli import main
 from webenv.record import read_episode, read_observation
@@ -463,7 +463,6 @@ def test_the_view_command_exports_and_explains_an_empty_folder(
 
 
 def test_the_pages_pass_an_accessibility_audit(page: Page, viewer_url: str, run_dir: Path):
-    axe = Axe()
     for url in (
         viewer_url + "/",
         f"{viewer_url}/episode/{SUCCESS}?step=3",
@@ -471,12 +470,7 @@ def test_the_pages_pass_an_accessibility_audit(page: Page, viewer_url: str, run_
         (run_dir / "report.html").as_uri(),
     ):
         page.goto(url)
-        violations = [
-            f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-            for v in axe.run(page).response["violations"]
-            if v["impact"] in {"critical", "serious"}
-        ]
-        assert not violations, f"{url}: {violations}"
+        assert serious_violations(page) == []
 
 
 def test_view_of_a_relative_folder_serves_its_screenshots_and_report(

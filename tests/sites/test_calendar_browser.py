@@ -6,8 +6,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
+
+from tests.axe import serious_violations, submit
 
 PAGE_TYPES = {
     "week": "/week",
@@ -20,15 +21,6 @@ PAGE_TYPES = {
     "settings": "/settings",
     "not found": "/event/999999",
 }
-
-
-def serious_violations(page: Page) -> list[str]:
-    violations = Axe().run(page).response["violations"]
-    return [
-        f"{violation['id']}: {[node['target'] for node in violation['nodes']]}"
-        for violation in violations
-        if violation["impact"] in ("critical", "serious")
-    ]
 
 
 def test_every_page_type_passes_an_axe_audit(live_world: Callable) -> None:
@@ -45,7 +37,7 @@ def test_every_page_type_passes_an_axe_audit(live_world: Callable) -> None:
         found[name] = serious_violations(page)
     page.goto(world.url("calendar") + "/event/new")
     page.get_by_label("Title").fill("")
-    page.get_by_role("button", name="Create event").click()
+    submit(page.get_by_role("button", name="Create event"))
     found["form with errors"] = serious_violations(page)
     assert {name: problems for name, problems in found.items() if problems} == {}
 

@@ -7,21 +7,15 @@ import sqlite3
 from datetime import date, timedelta
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 from webenv.sites.common import parse_now
 
-AXE = Axe()
+from tests.axe import serious_violations, submit
 
 
 def assert_accessible(page: Page) -> None:
     """No critical or serious axe-core violation on the page as it is now."""
-    violations = [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-        for v in AXE.run(page).response["violations"]
-        if v["impact"] in {"critical", "serious"}
-    ]
-    assert not violations, f"{page.url}: {violations}"
+    assert serious_violations(page) == []
 
 
 def press(page: Page, name: str) -> None:
@@ -58,7 +52,7 @@ def test_every_page_type_passes_an_accessibility_audit(world):
     expect(page.locator("table.calendar")).to_be_visible()
     assert_accessible(page)
     page.locator("input[name=appointment_date]:not([disabled])").first.check()
-    press(page, "Continue")
+    submit(page.get_by_role("button", name="Continue", exact=True))
     assert_accessible(page)
     press(page, "Save and continue later")
     expect(page.get_by_role("heading", name="Your answers have been saved")).to_be_visible()
@@ -68,7 +62,7 @@ def test_every_page_type_passes_an_accessibility_audit(world):
     for path in ("/login", "/resume"):
         anonymous.goto(base + path)
         assert_accessible(anonymous)
-    press(anonymous, "Resume")
+    submit(anonymous.get_by_role("button", name="Resume", exact=True))
     assert_accessible(anonymous)
 
 

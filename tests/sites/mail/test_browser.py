@@ -5,8 +5,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
+
+from tests.axe import serious_violations, submit
 
 PAGE_TYPES = {
     "inbox": "/",
@@ -23,15 +24,6 @@ PAGE_TYPES = {
 }
 
 
-def serious_violations(page: Page) -> list[str]:
-    violations = Axe().run(page).response["violations"]
-    return [
-        f"{violation['id']}: {[node['target'] for node in violation['nodes']]}"
-        for violation in violations
-        if violation["impact"] in ("critical", "serious")
-    ]
-
-
 def test_every_page_type_passes_an_axe_audit(live_world: Callable) -> None:
     world = live_world("mail", seed=0)
     with sqlite3.connect(world.db_path("mail")) as db:
@@ -42,17 +34,17 @@ def test_every_page_type_passes_an_axe_audit(live_world: Callable) -> None:
     page = world.new_page()
     page.goto(world.url("mail") + "/login")
     found = {"sign in": serious_violations(page)}
-    page.get_by_role("button", name="Sign in").click()
+    submit(page.get_by_role("button", name="Sign in"))
     found["sign in with error"] = serious_violations(page)
     page = world.new_page(logged_in=True)
     for name, path in PAGE_TYPES.items():
         page.goto(world.url("mail") + path.format(thread_id=thread_id, message_id=message_id))
         found[name] = serious_violations(page)
     page.goto(world.url("mail") + "/compose")
-    page.get_by_role("button", name="Send").click()
+    submit(page.get_by_role("button", name="Send"))
     found["compose with errors"] = serious_violations(page)
     page.goto(world.url("mail") + "/contacts/new")
-    page.get_by_role("button", name="Save contact").click()
+    submit(page.get_by_role("button", name="Save contact"))
     found["contact form with errors"] = serious_violations(page)
     assert {name: problems for name, problems in found.items() if problems} == {}
 

@@ -5,20 +5,9 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-BLOCKING = {"critical", "serious"}
-
-
-def blocking_violations(page: Page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{page.url}: {violation['id']} ({violation['impact']}) "
-        f"{[node['target'] for node in violation['nodes']][:3]}"
-        for violation in results.response["violations"]
-        if violation["impact"] in BLOCKING
-    ]
+from tests.axe import serious_violations, submit
 
 
 def product_with_options(world) -> sqlite3.Row:
@@ -45,31 +34,31 @@ def test_every_page_type_passes_an_accessibility_audit(live_world) -> None:
     def audit(path: str | None = None) -> None:
         if path is not None:
             page.goto(base + path)
-        problems.extend(blocking_violations(page))
+        problems.extend(serious_violations(page))
 
     page.set_default_timeout(10_000)
     for path in ("/", "/nowhere", "/c/clothing"):
         audit(path)
     page.goto(f"{base}/p/{product['slug']}")
-    page.get_by_role("button", name="Add to cart").click()  # no size chosen: errors shown
+    submit(page.get_by_role("button", name="Add to cart"))  # no size chosen: errors shown
     audit()
     page.get_by_label("Size").select_option(index=1)
     page.get_by_label("Color").select_option(index=1)
-    page.get_by_role("button", name="Add to cart").click()
-    page.get_by_role("button", name="Add to wishlist").click()
+    submit(page.get_by_role("button", name="Add to cart"))
+    submit(page.get_by_role("button", name="Add to wishlist"))
     audit("/cart")
     audit("/checkout/shipping")
     page.get_by_label("Use a new address").check()
-    page.get_by_role("button", name="Continue to payment").click()  # empty form: errors
+    submit(page.get_by_role("button", name="Continue to payment"))  # empty form: errors
     audit()
     page.get_by_label(re.compile("^Home")).check()
-    page.get_by_role("button", name="Continue to payment").click()
+    submit(page.get_by_role("button", name="Continue to payment"))
     audit()
-    page.get_by_role("button", name="Continue to review").click()
+    submit(page.get_by_role("button", name="Continue to review"))
     audit()
-    page.get_by_role("button", name="Place order").click()
+    submit(page.get_by_role("button", name="Place order"))
     audit()
-    page.get_by_role("link", name="View order details").click()
+    submit(page.get_by_role("link", name="View order details"))
     audit()
     for path in (
         "/account",
@@ -88,7 +77,7 @@ def test_every_page_type_passes_an_accessibility_audit(live_world) -> None:
     finally:
         conn.close()
     page.goto(f"{base}/account/orders/{number}/return")
-    page.get_by_role("button", name="Submit return request").click()
+    submit(page.get_by_role("button", name="Submit return request"))
     audit()
     page.goto(base + "/logout")
     audit("/login")
