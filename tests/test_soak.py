@@ -22,7 +22,7 @@ import webenv  # noqa: F401
 from tests.processes import descendants, in_thread
 from webenv.errors import InfrastructureError, WebEnvError, WorldError
 from webenv.session import Timeouts
-from webenv.world import SnapshotStore
+from webenv.world import SnapshotStore, generate_world
 
 #: Chromium in threads of the tests' own (see tests/conftest.py's tiers).
 pytestmark = pytest.mark.browser
@@ -200,6 +200,19 @@ def test_the_world_cache_keeps_the_recently_used_worlds_within_its_bound(tmp_pat
     SnapshotStore().get(2, sites)
     cached = sorted(path.parent.name for path in tmp_path.rglob("*.sqlite"))
     assert cached == ["0-forms", "2-forms"]
+
+
+def test_a_world_of_several_sites_is_made_of_each_sites_own_world(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEBENV_CACHE", str(tmp_path))
+    sites = ("calendar", "mail", "shop")
+    composed = SnapshotStore().get(3, sites)
+    # Byte for byte the world generated from nothing (the shop's orders mailed, the
+    # calendar's invitations delivered), and each site's own world is cached on the way.
+    assert composed == generate_world(3, sites)
+    assert composed["mail"] != SnapshotStore().get(3, ("mail",))["mail"]
+    cached = sorted(path.parent.name for path in tmp_path.rglob("*.sqlite"))
+    assert cached == ["3-calendar", "3-calendar+mail+shop", "3-calendar+mail+shop",
+                      "3-calendar+mail+shop", "3-mail", "3-shop"]  # fmt: skip
 
 
 def test_a_bad_cache_bound_says_what_to_give(tmp_path, monkeypatch):

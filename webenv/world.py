@@ -130,7 +130,7 @@ class SnapshotStore:
     def __init__(self, use_disk: bool = True):
         self.use_disk = use_disk
         self._memory: OrderedDict[Key, dict[str, bytes]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a world of several sites gets each site's
 
     def get(self, seed: int, sites: tuple[str, ...]) -> dict[str, bytes]:
         key = (seed, sites)
@@ -140,7 +140,11 @@ class SnapshotStore:
                 return self._memory[key]
             snapshot = self._load(key) if self.use_disk else None
             if snapshot is None:
-                snapshot = generate_world(seed, sites)
+                # A world of several sites starts from each site's world of its own (the
+                # shop's, the costliest, is then generated once a seed, not once per world
+                # it is part of).
+                parts = {site: self.get(seed, (site,))[site] for site in sites if sites != (site,)}
+                snapshot = generate_world(seed, sites, parts)
                 if self.use_disk:
                     self._save(key, snapshot)
             self._memory[key] = snapshot
@@ -182,13 +186,20 @@ class SnapshotStore:
 snapshots = SnapshotStore()
 
 
-def generate_world(seed: int, sites: tuple[str, ...]) -> dict[str, bytes]:
-    """Generate the databases of ``sites`` for ``seed``: same seed, same bytes."""
+def generate_world(
+    seed: int, sites: tuple[str, ...], parts: Mapping[str, bytes] | None = None
+) -> dict[str, bytes]:
+    """Generate the databases of ``sites`` for ``seed``: same seed, same bytes. ``parts``:
+    databases of some of the sites as each one's world of its own has them (generated for
+    the same seed), used instead of generating them again; the sites are then linked."""
     persona, now = make_persona(seed), world_now(seed)
     with tempfile.TemporaryDirectory(prefix="webenv-gen-") as tmp:
         paths = {site: os.path.join(tmp, f"{site}.sqlite") for site in sites}
         for site, path in paths.items():
-            site_module(site).build_database(path, seed, now, persona)
+            if parts is not None and site in parts:
+                Path(path).write_bytes(parts[site])
+            else:
+                site_module(site).build_database(path, seed, now, persona)
         _link_sites(paths)
         return {site: Path(path).read_bytes() for site, path in paths.items()}
 

@@ -32,6 +32,7 @@ def money(cents: int) -> str:
 
 
 def product_options(world: World, product_id: int) -> dict[str, list[str]]:
+    """A product's sizes and colours, in the order the shop offers them."""
     options: dict[str, list[str]] = {"size": [], "color": []}
     for row in world.query(
         "shop",
@@ -40,6 +41,19 @@ def product_options(world: World, product_id: int) -> dict[str, list[str]]:
     ):
         options[row["kind"]].append(row["value"])
     return options
+
+
+def every_products_options(
+    world: World, product_ids: Iterable[int]
+) -> dict[int, dict[str, list[str]]]:
+    """:func:`product_options` of many products, read in one query."""
+    found: dict[int, dict[str, list[str]]] = {i: {"size": [], "color": []} for i in product_ids}
+    for row in world.query(
+        "shop", "SELECT product_id, kind, value FROM product_options ORDER BY product_id, position"
+    ):
+        if row["product_id"] in found:
+            found[row["product_id"]][row["kind"]].append(row["value"])
+    return found
 
 
 def pick_item(

@@ -21,7 +21,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ._shop import buy, expect_no_purchase, open_product, product_options
+from ._shop import buy, every_products_options, expect_no_purchase, open_product
 
 #: Each size range, smallest first; a product is asked for in a size of its range it lacks.
 RANGES = (("XS", "S", "M", "L", "XL", "XXL"), ("6", "7", "8", "9", "10", "11", "12", "13"))
@@ -39,8 +39,10 @@ class BuyMissingSize(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         candidates = []
-        for product in world.query("shop", "SELECT id, name FROM products WHERE stock >= 3"):
-            options = product_options(world, product["id"])
+        products = world.query("shop", "SELECT id, name FROM products WHERE stock >= 3")
+        every = every_products_options(world, [product["id"] for product in products])
+        for product in products:
+            options = every[product["id"]]
             for sizes in RANGES:
                 if options["size"] and set(options["size"]) < set(sizes):
                     for size in sizes:

@@ -33,8 +33,10 @@ PERTURBED_SEEDS = range(5)
 NEAR_MISS_SEEDS = range(2)
 #: Random actions per episode: in each run, and in the full matrix.
 RANDOM_STEPS, FULL_RANDOM_STEPS = 15, 40
-#: Seeds on which doing nothing is checked against the freshly restored world (no browser).
-UNTOUCHED_SEEDS = sorted({*ORACLE_SEEDS, *rotation.pool()})
+#: Seeds on which doing nothing is checked against the freshly restored world (no browser):
+#: a few fixed ones and this run's (the full matrix's ten in ``make test-full``).
+UNTOUCHED_SEEDS = sorted({*range(4), *rotation.pool()})
+FULL_UNTOUCHED_SEEDS = sorted({*ORACLE_SEEDS, *rotation.pool()})
 #: One template per site for the real no-op episodes.
 NOOP_EPISODES = ("shop.buy_product", "mail.archive_from_sender", "forms.change_address",
                  "workflows.reply_with_tracking")  # fmt: skip
@@ -149,14 +151,21 @@ def test_oracle_gets_past_perturbations_on_many_seeds(task_env, run_policy, name
 IDLE_ENDINGS = (None, Answer("message", ""), Answer("message", "Done."))
 
 
-@pytest.mark.parametrize("name", ALL)
-def test_the_untouched_world_fails_every_check(name):
+@pytest.mark.parametrize(
+    ("name", "seeds"),
+    [pytest.param(name, UNTOUCHED_SEEDS, id=name) for name in ALL]
+    + [
+        pytest.param(name, FULL_UNTOUCHED_SEEDS, id=f"{name}-full", marks=pytest.mark.suite)
+        for name in ALL
+    ],
+)
+def test_the_untouched_world_fails_every_check(name, seeds):
     # Doing nothing earns nothing, on many seeds: the check of the world as it was restored,
     # ended in every idle way. (The real no-op episodes below show the env agrees.)
     template: TaskTemplate = templates()[name]
     world = World(template.sites)
     try:
-        for seed in UNTOUCHED_SEEDS:
+        for seed in seeds:
             world.restore(seed)
             task = template.instantiate(seed, world)
             world.mark_start()
@@ -196,7 +205,7 @@ def test_idling_to_the_step_limit_earns_nothing(task_env, name):
 
 
 #: This run's slice of the templates for the random agent (all of them in the full matrix).
-RANDOM_SHARE = rotation.share(ALL, "random", 3)
+RANDOM_SHARE = rotation.share(ALL, "random", 6)
 
 
 @pytest.mark.parametrize(
@@ -221,18 +230,18 @@ def test_random_agent_earns_nothing(task_env, name, steps, seed):
 
 
 #: This run's slices of the templates for one of their own near-misses and for a collateral
-#: damage (every near-miss of every template in the full matrix): a third and a sixth, so
+#: damage (every near-miss of every template in the full matrix): a sixth and a twelfth, so
 #: that the episodes a run spends on coming close do not grow with the suite. (Answering
 #: near-misses are also graded without a browser, on 30 seeds' worlds of a rotating half of
 #: the templates: tests/tasks/test_diversity.py.)
-OWN_SHARE = rotation.share(ALL, "near-miss", 3)
-COLLATERAL_SHARE = rotation.share(ALL, "collateral", 6)
+OWN_SHARE = rotation.share(ALL, "near-miss", 6)
+COLLATERAL_SHARE = rotation.share(ALL, "collateral", 12)
 
 
 def _near_miss_cases() -> list[Any]:
     """Every near-miss of every template on the full matrix's seeds; each run, for this
-    run's half of the templates, one of the template's own near-misses on this run's seed,
-    and for its quarter, one of its collateral damages."""
+    run's sixth of the templates, one of the template's own near-misses on this run's seed,
+    and for its twelfth, one of its collateral damages."""
     chosen = []
     for name in ALL:
         template = templates()[name]
