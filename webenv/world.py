@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from flask import Flask
@@ -130,7 +130,8 @@ class SnapshotStore:
     def __init__(self, use_disk: bool = True):
         self.use_disk = use_disk
         self._memory: OrderedDict[Key, dict[str, bytes]] = OrderedDict()
-        self._lock = threading.RLock()  # a world of several sites gets each site's
+        # Re-entrant: a world of several sites is made from each site's own, got from here.
+        self._lock = threading.RLock()
 
     def get(self, seed: int, sites: tuple[str, ...]) -> dict[str, bytes]:
         key = (seed, sites)
@@ -143,7 +144,7 @@ class SnapshotStore:
                 # A world of several sites starts from each site's world of its own (the
                 # shop's, the costliest, is then generated once a seed, not once per world
                 # it is part of).
-                parts = {site: self.get(seed, (site,))[site] for site in sites if sites != (site,)}
+                parts = {s: self.get(seed, (s,))[s] for s in sites} if len(sites) > 1 else {}
                 snapshot = generate_world(seed, sites, parts)
                 if self.use_disk:
                     self._save(key, snapshot)
@@ -187,7 +188,7 @@ snapshots = SnapshotStore()
 
 
 def generate_world(
-    seed: int, sites: tuple[str, ...], parts: Mapping[str, bytes] | None = None
+    seed: int, sites: tuple[str, ...], parts: Mapping[str, bytes] = MappingProxyType({})
 ) -> dict[str, bytes]:
     """Generate the databases of ``sites`` for ``seed``: same seed, same bytes. ``parts``:
     databases of some of the sites as each one's world of its own has them (generated for
@@ -196,7 +197,7 @@ def generate_world(
     with tempfile.TemporaryDirectory(prefix="webenv-gen-") as tmp:
         paths = {site: os.path.join(tmp, f"{site}.sqlite") for site in sites}
         for site, path in paths.items():
-            if parts is not None and site in parts:
+            if site in parts:
                 Path(path).write_bytes(parts[site])
             else:
                 site_module(site).build_database(path, seed, now, persona)
