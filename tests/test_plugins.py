@@ -172,9 +172,9 @@ def test_the_example_plugin_lists_validates_and_earns_its_reward(tmp_path):
     registered = _run([sys.executable, "-c", probe], env, tmp_path)
     assert registered.stdout.strip() == "True", registered.stderr
 
-    # One profile and short random episodes: what validate checks is tested in
+    # One seed, one profile and short random episodes: what validate checks is tested in
     # tests/test_validate.py; here, that a plugin's templates go through all of it.
-    validate = [*WEBENV, "validate", "--tasks", "example.*", "--seeds", "2"]
+    validate = [*WEBENV, "validate", "--tasks", "example.*", "--seeds", "1"]
     validated = _run([*validate, "--profiles", "heavy", "--random-steps", "5"], env, tmp_path)
     assert validated.returncode == 0, validated.stdout + validated.stderr
     assert "2 of 2 templates passed every check." in validated.stdout

@@ -282,14 +282,16 @@ def test_bad_options_are_refused_before_any_episode(capsys, argv, message):
 
 def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
     out = tmp_path / "validate.json"
-    argv = ["validate", "--tasks", "shop.order_total", "shop.change_phone", "--seeds", "2"]
+    # One seed, for time: the checks over many seeds' worlds (diversity, the nonzero floor)
+    # are the browserless tests above, and the templates' episodes on many seeds tests/tasks/.
+    argv = ["validate", "--tasks", "shop.order_total", "shop.change_phone", "--seeds", "1"]
     code = main([*argv, "--profiles", "light", "--random-steps", "5", "--json", str(out)])
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert "FAIL" not in printed and "2 of 2 templates passed every check." in printed
     results = json.loads(out.read_text())
     assert results["version"] == 1 and results["passed"] is True
-    assert results["seeds"] == [0, 1] and results["profiles"] == ["light"]
+    assert results["seeds"] == [0] and results["profiles"] == ["light"]
     assert results["checks"] == [c for c in CHECKS if c not in ("heavy", "stale", "adversarial")]
     by_name = {t["template"]: t for t in results["templates"]}
     assert set(by_name) == {"shop.order_total", "shop.change_phone"}
@@ -297,7 +299,7 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
         assert template["passed"] and template["id"] == f"webenv/{template['template']}-v0"
         assert [c["name"] for c in template["checks"]] == results["checks"]
         oracle = template["checks"][0]
-        assert [case["seed"] for case in oracle["cases"]] == [0, 1]
+        assert [case["seed"] for case in oracle["cases"]] == [0]
         assert all(case["passed"] for case in oracle["cases"])
     light = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["light"]
     for case in light["cases"]:  # run again where the plan has something, else the clean run
@@ -305,7 +307,8 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
             r"reward 1\.0; \d+ perturbations? shown|nothing planned: .*", case["reason"]
         )
     answers = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["answers"]
-    assert not answers["skipped"] and answers["reason"] == "2 passed"
+    assert not answers["skipped"]
+    assert re.fullmatch(r"\d+ sentences pass, \d+ hedges fail", answers["reason"]), answers
     phone = {c["name"]: c for c in by_name["shop.change_phone"]["checks"]}["answers"]
     assert phone["skipped"] and phone["reason"] == "not info-seeking"
     header, *rows = printed.splitlines()[:3]

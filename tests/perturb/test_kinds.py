@@ -1,5 +1,6 @@
-"""Each perturbation kind in the real browser: it shows, a competent agent gets past it and
-earns the reward, and an agent that ignores it fails where it should."""
+"""Each perturbation kind in the real browser, on the shop: it shows, and an agent that ignores
+it fails where it should. (That a competent agent gets past every kind, on a template of each
+site and a workflow, is tests/tasks/test_kinds_everywhere.py.)"""
 
 from __future__ import annotations
 
@@ -49,31 +50,6 @@ def run(env, kind: str, seed: int, recover: bool, tamper: Callable[..., Any] | N
 
 def what(events: list[Mapping[str, Any]], kind: str) -> set[str]:
     return {event["what"] for event in events if event["kind"] == kind}
-
-
-#: Seeds on which the kind strikes on a page the oracle meets (found once, fixed here).
-SEEDS = (0, 1)
-
-
-#: Kinds the shop oracle may not meet: a dead link only if it follows one of the broken links.
-MAY_MISS = {"links.dead_link"}
-
-
-#: The kinds that can strike the shop alone (a code sent to a mailbox, a mail's or a form's
-#: outdated copy, need a world with those sites: tests/tasks/test_kinds_everywhere.py).
-SHOP_KINDS = sorted(kind for kind in KINDS if KINDS[kind].applies("shop", True, ["shop"]))
-
-
-@pytest.mark.parametrize("kind", SHOP_KINDS)
-def test_a_competent_agent_gets_past_every_kind(env, kind):
-    for seed in SEEDS:  # until it strikes
-        reward, events, check = run(env, kind, seed, recover=True)
-        assert reward == 1.0, (seed, check, events)
-        seen = what(events, kind)
-        if seen:  # it struck: then it was got past
-            assert "recovered" in seen, (seed, events)
-            return
-    assert kind in MAY_MISS
 
 
 def test_a_code_sent_to_the_mailbox_gets_past_the_verification(browser):
