@@ -23,6 +23,8 @@ PERSONA_ID = 1
 SHOP_SENDER = "orders@northwindmarket.example"
 ORDER_NUMBER = re.compile(r"\bNM-\d{5}-\d\b")
 _AMOUNT = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})\b")
+#: The line a reply's quote of the message it answers starts with.
+_QUOTE_HEADER = re.compile(r"^On .+ wrote:\s*$", re.MULTILINE)
 
 
 def money(cents: int) -> str:
@@ -179,6 +181,12 @@ def expect_one_email(
     for value in contains:
         checks.expect(f"e-mail mentions {value}", value.casefold() in text.casefold(), "")
     return message
+
+
+def reply_text(body: str) -> str:
+    """What the user wrote in a reply: its body without the quoted message it answers."""
+    written = _QUOTE_HEADER.split(body)[0]
+    return "\n".join(line for line in written.splitlines() if not line.startswith(">"))
 
 
 def expect_no_orders(checks: Checks, world: World) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,13 +34,13 @@ from ._flows import (
     open_mail,
     pick_contacts,
     read,
+    reply_text,
     respond,
     rows,
 )
 
 SUBJECT = "Price check?"
 #: Where the quoted e-mail starts in a reply ("On Tue, Mar 3, 2026 at 9:15 AM, Ann wrote:").
-_QUOTE_HEADER = re.compile(r"^On .+ wrote:\s*$", re.MULTILINE)
 
 
 @register
@@ -93,9 +92,7 @@ class ReplyWithPrice(TaskTemplate):
             checks, world, params["friend"]["email"], reply_to=params["request_id"]
         )
         if message is not None:
-            written = _QUOTE_HEADER.split(message["body"])[0]
-            written = "\n".join(line for line in written.splitlines() if not line.startswith(">"))
-            stated = grade("money", written, params["price_cents"])
+            stated = grade("money", reply_text(message["body"]), params["price_cents"])
             checks.expect("the one price named is right", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()

@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.answers import grade
 from webenv.tasks import (
     Answer,
     CheckResult,
@@ -32,6 +33,7 @@ from ._flows import (
     persona_orders,
     pick_contacts,
     read,
+    reply_text,
     respond,
     search_mail,
     solving,
@@ -97,8 +99,11 @@ class ReplyWithTracking(TaskTemplate):
             checks, world, params["contact"]["email"], [wanted], reply_to=params["request_id"]
         )
         if message is not None:
-            named = {t for t in params["all_tracking_numbers"] if t in message["body"]}
-            checks.expect("no other tracking number", named == {wanted}, f"named {sorted(named)}")
+            # Graded as an answer (the number in a sentence, any case; no doubt, no second
+            # candidate): naming another order's number too, however written, is a hedge.
+            others = [t for t in params["all_tracking_numbers"] if t != wanted]
+            stated = grade("identifier", reply_text(message["body"]), wanted, candidates=others)
+            checks.expect("the one tracking number named is right", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()
 

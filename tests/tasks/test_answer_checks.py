@@ -120,6 +120,11 @@ def abbreviated(street: str) -> str:
     raise AssertionError(f"nothing to abbreviate in {street!r}")
 
 
+def _another(p: Params) -> str:
+    """Another order's tracking number than the one asked for."""
+    return next(t for t in p["all_tracking_numbers"] if t != p["tracking_number"])
+
+
 #: A template that asks for a new e-mail, not a reply.
 EMAIL_TOTAL = "workflows.email_order_total"
 
@@ -141,6 +146,21 @@ REPLIES = [
         "friend",
         lambda p: f"It's {p['price_cents'] / 100:.2f} dollars at Northwind Market.",
         True,
+    ),
+    (
+        "workflows.reply_with_tracking",
+        "contact",
+        lambda p: f"Hi,\n\nthe tracking number is {p['tracking_number'].lower()}.\n",
+        True,
+    ),
+    (
+        "workflows.reply_with_tracking",
+        "contact",
+        lambda p: (
+            f"It is {p['tracking_number']} (or possibly {_another(p).lower()}, if it was "
+            "the other parcel)."
+        ),
+        False,
     ),
     (
         "workflows.send_saved_address",
