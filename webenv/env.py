@@ -20,7 +20,7 @@ from . import actions
 from .ahead import Ahead
 from .browser import acquire_browser, release_browser
 from .errors import ActionError, InfrastructureError, WebEnvError
-from .execute import MAX_WAIT_MS, execute
+from .execute import MAX_TYPED_CHARS, MAX_WAIT_MS, execute
 from .limits import DEFAULT_LIMITS, Limits, cut, cut_elements
 from .marks import draw_marks
 from .perturb import Perturber, Plan, make_plan, resolve_profile
@@ -296,11 +296,14 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             calls = actions.parse(action)
             parsed = True
             untouched = all(call.name in actions.PAGE_FREE_ACTIONS for call in calls)
-            for call in calls:
+            _check_typing(calls)
+            budget = _StepBudget(self._step_budget_ms())
+            for index, call in enumerate(calls):
                 if call.name in actions.FINAL_ACTIONS:
                     kind = "message" if call.name == "send_msg_to_user" else "infeasible"
                     answer = Answer(kind, next(iter(call.args.values())))
                     break
+                call = budget.admit(call, calls[index:])
                 with session.bounded(self._bound_ms(call)):
                     execute(session, call, self._world.files_dir)  # type: ignore[union-attr]
         except ActionError as exc:
@@ -536,6 +539,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             context, _ = ahead.result()
             context.close()
 
+    def _step_budget_ms(self) -> float:
+        """How long all the actions of one step may take together: as long as the slowest
+        one action may (its own waits, a navigation and the longest ``noop`` wait)."""
+        timeouts = self._session.timeouts if self._session is not None else self.timeouts
+        return timeouts.action + timeouts.navigation + MAX_WAIT_MS
+
     def _bound_ms(self, call: actions.Call) -> float:
         """How long one action may hold the browser: its own waits and a navigation."""
         wait = call.args.get("wait_ms", 0) if call.name == "noop" else 0
@@ -653,3 +662,43 @@ def unwrap(env: gym.Env[Any, Any]) -> WebEnv:
             "gym.make('webenv/<task>-v0') or webenv.WebEnv(task)."
         )
     return inner
+
+
+class _StepBudget:
+    """The time the actions of one step share (:meth:`WebEnv._step_budget_ms`): ten calls
+    of the longest ``noop`` wait, or of 1,000 key presses each, would otherwise hold the
+    shared Chromium, and a vector env's whole batch, for minutes."""
+
+    def __init__(self, milliseconds: float):
+        self.milliseconds = milliseconds
+        self.started = time.monotonic()
+
+    def admit(self, call: actions.Call, remaining: list[actions.Call]) -> actions.Call:
+        """``call`` as it may run now: a ``noop`` wait cut to the time left; past the budget,
+        an :class:`ActionError` naming the actions not done."""
+        left = self.milliseconds - (time.monotonic() - self.started) * 1000
+        if left <= 0:
+            raise ActionError(
+                f"This step's actions took the {self.milliseconds / 1000:.0f} s a step may "
+                f"take; {len(remaining)} of them were not done, from {_clipped(remaining[0])}."
+            )
+        if call.name == "noop" and call.args.get("wait_ms", 0) > left:
+            return actions.Call(call.name, {**call.args, "wait_ms": left})
+        return call
+
+
+def _check_typing(calls: list[actions.Call]) -> None:
+    """A step types at most :data:`MAX_TYPED_CHARS` characters with the keyboard, in all its
+    calls (each character is a key press of its own); refused before any is done."""
+    typed = sum(len(call.args.get("text", "")) for call in calls if call.name == "keyboard_type")
+    if typed > MAX_TYPED_CHARS:
+        raise ActionError(
+            f"keyboard_type of {typed} characters in one step; at most {MAX_TYPED_CHARS} a "
+            'step. Use fill("<id>", text) to set a field\'s whole value, or type it over '
+            "several steps."
+        )
+
+
+def _clipped(call: actions.Call) -> str:
+    text = str(call)
+    return text if len(text) <= 80 else f"{text[:77]}..."
