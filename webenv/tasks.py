@@ -58,6 +58,10 @@ class May:
     #: of its own form, not of another): ``(("form_slug", "appointment"),)``; a frozenset
     #: is the values it may have (a sent message in any folder but Drafts).
     adds: tuple[tuple[str, Any], ...] = ()
+    #: ``(column, table)``: every added row's ``column`` names a row the episode added to
+    #: ``table`` of the same site (a message put under the label the task creates, not under
+    #: one the user had). Checked by :func:`allowed`, which knows the episode's added rows.
+    adds_to_new: tuple[tuple[str, str], ...] = ()
     #: The task parameter naming the only existing row(s) that may change or go (the row's id,
     #: or a list of ids), when the task is about one row of a table of many (returning one
     #: order changes that order's status, no other's); None for any row. See :meth:`of_row`.
@@ -168,16 +172,37 @@ def bind(allowance: Allowance, params: Mapping[str, Any]) -> Allowance:
     }
 
 
-def allowed(change: RowChange, allowance: Allowance) -> bool:
+def allowed(
+    change: RowChange, allowance: Allowance, added: Mapping[tuple[str, str], set[Any]] | None = None
+) -> bool:
+    """Whether ``allowance`` lets ``change`` happen; ``added``: the ids of the rows the
+    episode added, per ``(site, table)`` (:func:`added_ids`), for :attr:`May.adds_to_new`."""
     may = allowance.get(change.site, {}).get(change.table)
-    return may is not None and may.allows(change)
+    if may is None:
+        return False
+    if change.kind == "added" and may.adds_to_new:
+        row = dict(change.row)
+        for column, table in may.adds_to_new:
+            if row.get(column) not in (added or {}).get((change.site, table), set()):
+                return False
+    return may.allows(change)
+
+
+def added_ids(changes: Iterable[RowChange]) -> dict[tuple[str, str], set[Any]]:
+    """The first key column (the id) of every added row, per ``(site, table)``."""
+    found: dict[tuple[str, str], set[Any]] = {}
+    for change in changes:
+        if change.kind == "added":
+            found.setdefault((change.site, change.table), set()).add(change.key[0])
+    return found
 
 
 def nothing_else_changed(world: World, allowance: Allowance) -> Condition:
     """The condition that the user's data changed only as ``allowance`` lets it; its message
     lists what else changed."""
     changes = world.changes()
-    others = [change.describe() for change in changes if not allowed(change, allowance)]
+    added = added_ids(changes)
+    others = [change.describe() for change in changes if not allowed(change, allowance, added)]
     too_many = _over_bounds(changes, allowance)
     shown = "; ".join([*too_many, *others[:12]])
     if len(others) > 12:

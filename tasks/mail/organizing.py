@@ -161,7 +161,8 @@ class LabelFromSender(TaskTemplate):
     may_change = allow(
         mail={
             "labels": ADD,
-            "message_labels": ADD,
+            # Under the new label only: not one the user had, on these messages or others.
+            "message_labels": May(add=True, adds_to_new=(("label_id", "labels"),)),
             "messages": opening().of_row("ids"),
         }
     )

@@ -102,3 +102,40 @@ def test_the_tasks_own_row_may_change(fresh, name):
     assert allowed(change, allowance)
     other = RowChange(site, table, (-1,), "changed", (COLUMNS[table],), (value,))
     assert not allowed(other, allowance)
+
+
+def _label(world: World, name: str, ids: list[int], new: bool) -> None:
+    """Put the user's label ``name`` (made first, when ``new``) on the messages ``ids``."""
+    with closing(sqlite3.connect(world.db_path("mail"))) as conn, conn:
+        if new:
+            conn.execute("INSERT INTO labels (user_id, name) VALUES (1, ?)", (name,))
+        (label,) = conn.execute("SELECT id FROM labels WHERE name = ?", (name,)).fetchone()
+        conn.executemany(
+            "INSERT OR IGNORE INTO message_labels (message_id, label_id) VALUES (?, ?)",
+            [(message, label) for message in ids],
+        )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_labelling_the_tasks_messages_with_a_label_the_user_had_too_fails(fresh_task, seed):
+    # The task's messages may gain the new label, not another one (not even on them alone).
+    world, task = fresh_task("mail.label_from_sender", seed)
+    ids, label = task.params["ids"], task.params["label"]
+    _label(world, label, ids, new=True)
+    assert task.check(world, None).success, task.check(world, None).to_dict()
+    had = world.query("mail", "SELECT name FROM labels WHERE user_id = 1 ORDER BY id")[0]["name"]
+    unlabelled = [
+        message
+        for message in ids
+        if not world.query(
+            "mail",
+            "SELECT 1 FROM message_labels JOIN labels ON labels.id = label_id"
+            " WHERE message_id = ? AND labels.name = ?",
+            (message, had),
+        )
+    ]
+    assert unlabelled, f"every message already has {had!r} on seed {seed}"
+    _label(world, had, unlabelled, new=False)
+    result = task.check(world, None)
+    failed = {c.name: c.message for c in result.conditions if not c.passed}
+    assert NOTHING_ELSE in failed and "mail.message_labels" in failed[NOTHING_ELSE], failed
