@@ -63,3 +63,16 @@ def test_keyboard_typing_is_bounded_per_step_not_per_call(env):
 
 def _searchbox(observation) -> str:
     return next(line for line in observation["axtree"].splitlines() if "searchbox" in line)
+
+
+def test_a_run_of_keys_pressed_as_one_combination_is_refused(env):
+    # Each key of "a+a+…" is a press of its own: a way to type past keyboard_type's bound.
+    observation, *_ = env.step("noop()")
+    search = AxTree(observation["axtree"]).id("searchbox", "Search products")
+    for action in (f'press("{search}", "{"+".join("a" * 500)}")', 'keyboard_press("b+b+b")'):
+        observation, *_ = env.step(f'click("{search}")\n{action}')
+        assert "is not a key combination" in observation["last_action_error"], action
+        assert 'value="a' not in _searchbox(observation)
+    observation, *_ = env.step(f'click("{search}")\nkeyboard_press("Shift+A")')
+    assert observation["last_action_error"] == ""
+    assert 'value="A"' in _searchbox(observation)

@@ -168,12 +168,31 @@ def _button(button: str) -> Any:
     return button
 
 
+#: The keys a key combination may hold down while it presses its last one.
+MODIFIERS = frozenset({"Alt", "Control", "ControlOrMeta", "Meta", "Shift"})
+
+
 def _modifiers(modifiers: Any) -> Any:
     keys = [modifiers] if isinstance(modifiers, str) else list(modifiers)
-    allowed = {"Alt", "Control", "ControlOrMeta", "Meta", "Shift"}
-    if not set(keys) <= allowed:
-        raise ActionError(f"modifiers must be among {sorted(allowed)}.")
+    if not set(keys) <= MODIFIERS:
+        raise ActionError(f"modifiers must be among {sorted(MODIFIERS)}.")
     return keys
+
+
+def _combination(key: str) -> str:
+    """``key`` as Playwright presses it, if it is one key with modifiers held ("Enter",
+    "Control+A", "Shift++"); a run of keys ("a+b+c", each a key press, so a way to type
+    without keyboard_type's bound) is refused."""
+    parts = key.split("+")
+    if key.endswith("++") or key == "+":  # the "+" key itself, last
+        parts = [*parts[:-2], "+"]
+    *held, _last = parts
+    if not set(held) <= MODIFIERS:
+        raise ActionError(
+            f"{key[:40]!r} is not a key combination: keys held with '+' must be among "
+            f"{sorted(MODIFIERS)} (e.g. 'Control+A'); type text with keyboard_type or fill."
+        )
+    return key
 
 
 #: Characters one keyboard_type may type: each is a key press of its own (about 4 ms), so a
@@ -294,7 +313,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "select_option": _select_option,
     "check": lambda s, bid, **_: _element(s, bid).check(),
     "uncheck": lambda s, bid, **_: _element(s, bid).uncheck(),
-    "press": lambda s, bid, key_comb, **_: _element(s, bid).press(key_comb),
+    "press": lambda s, bid, key_comb, **_: _element(s, bid).press(_combination(key_comb)),
     "focus": lambda s, bid, **_: _element(s, bid, usable=False).focus(),
     "scroll": _scroll,
     "upload_file": _upload_file,
@@ -312,7 +331,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "mouse_dblclick": _mouse("dblclick"),
     "mouse_down": _mouse("down"),
     "mouse_up": _mouse("up"),
-    "keyboard_press": lambda s, key, **_: s.page.keyboard.press(key),
+    "keyboard_press": lambda s, key, **_: s.page.keyboard.press(_combination(key)),
     "keyboard_type": lambda s, text, **_: _keyboard_type(s, text),
     "dialog_accept": lambda s, prompt_text, **_: s.answer_dialog(True, prompt_text),
     "dialog_dismiss": lambda s, **_: s.answer_dialog(False),

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from sqlite3 import Row
+from typing import Any
 
 from .addresses import join_addresses, split_addresses
 from .formatting import long_date
@@ -29,7 +31,9 @@ def _prefixed(prefix: str, pattern: re.Pattern[str], subject: str) -> str:
     return subject if pattern.match(subject) else f"{prefix} {subject}".rstrip()
 
 
-def _quoted(original: Row) -> str:
+def quoted(original: Row | Mapping[str, Any]) -> str:
+    """The quote of ``original`` a reply starts with: a line naming its sender and date, then
+    each line of its body after "> "."""
     quoted = "\n".join(f"> {line}" if line else ">" for line in original["body"].splitlines())
     header = f"On {long_date(original['sent_at'])}, {original['sender_name']} wrote:"
     return f"\n\n{header}\n{quoted}\n"
@@ -53,7 +57,7 @@ def reply_draft(original: Row, owner_email: str, reply_all: bool) -> Draft:
         to=join_addresses(to),
         cc=join_addresses(cc),
         subject=_prefixed("Re:", _REPLY_PREFIX, original["subject"]),
-        body=_quoted(original),
+        body=quoted(original),
     )
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from webenv.sites.common import APP_NAMES, Message
 from webenv.sites.mail import deliver
+from webenv.sites.mail.drafting import quoted
 
 from webenv.axtree import AxTree
 from webenv.tasks import Checks, Moves, NearMiss, Oracle, Task
@@ -23,8 +24,6 @@ PERSONA_ID = 1
 SHOP_SENDER = "orders@northwindmarket.example"
 ORDER_NUMBER = re.compile(r"\bNM-\d{5}-\d\b")
 _AMOUNT = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})\b")
-#: The line a reply's quote of the message it answers starts with.
-_QUOTE_HEADER = re.compile(r"^On .+ wrote:\s*$", re.MULTILINE)
 
 
 def money(cents: int) -> str:
@@ -183,10 +182,19 @@ def expect_one_email(
     return message
 
 
-def reply_text(body: str) -> str:
-    """What the user wrote in a reply: its body without the quoted message it answers."""
-    written = _QUOTE_HEADER.split(body)[0]
-    return "\n".join(line for line in written.splitlines() if not line.startswith(">"))
+def reply_text(world: World, message: Mapping[str, Any]) -> str:
+    """What the user wrote in the sent ``message``: its body without the lines of the mail
+    site's quote of the message it replies to. Any other line is the user's, whatever it looks
+    like (a line the user starts with ">", or "On … wrote:", is graded like the rest)."""
+    replied = message.get("in_reply_to")
+    found = rows(world, "mail", "SELECT * FROM messages WHERE id = ?", (replied,))
+    quote = {line.rstrip() for m in found for line in quoted(m).splitlines() if line.strip()}
+    return "\n".join(line for line in message["body"].splitlines() if line.rstrip() not in quote)
+
+
+def order_numbers_named(text: str) -> set[str]:
+    """The shop's order numbers ``text`` names, in any case."""
+    return {number.upper() for number in re.findall(ORDER_NUMBER.pattern, text, re.IGNORECASE)}
 
 
 def expect_no_orders(checks: Checks, world: World) -> None:

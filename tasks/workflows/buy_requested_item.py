@@ -40,9 +40,11 @@ from ._flows import (
     first_name,
     go,
     open_mail,
+    order_numbers_named,
     persona_orders,
     pick_contacts,
     read,
+    reply_text,
     respond,
     search_mail,
     solving,
@@ -123,7 +125,8 @@ class BuyRequestedItem(TaskTemplate):
             checks, world, params["contact"]["email"], [number], reply_to=params["request_id"]
         )
         if message is not None:
-            named = set(ORDER_NUMBER.findall(message["body"].split("\n> ")[0]))
+            written = reply_text(world, message)
+            named = order_numbers_named(written)
             checks.expect("only that order number", named == {number}, f"named {sorted(named)}")
         return checks.result()
 

@@ -53,8 +53,10 @@ from ._flows import (
     first_name,
     go,
     open_mail,
+    order_numbers_named,
     persona_orders,
     read,
+    reply_text,
     respond,
     search_mail,
     solving,
@@ -163,7 +165,8 @@ class MeetingSupplies(TaskTemplate):
             checks, world, params["organizer"]["email"], [number], reply_to=params["request_id"]
         )
         if message is not None:
-            named = set(ORDER_NUMBER.findall(message["body"].split("\n> ")[0]))
+            written = reply_text(world, message)
+            named = order_numbers_named(written)
             checks.expect("only that order number", named == {number}, f"named {sorted(named)}")
         return checks.result()
 

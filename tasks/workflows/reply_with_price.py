@@ -92,7 +92,8 @@ class ReplyWithPrice(TaskTemplate):
             checks, world, params["friend"]["email"], reply_to=params["request_id"]
         )
         if message is not None:
-            stated = grade("money", reply_text(message["body"]), params["price_cents"])
+            written = reply_text(world, message)
+            stated = grade("money", written, params["price_cents"])
             checks.expect("the one price named is right", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()

@@ -102,7 +102,8 @@ class ReplyWithTracking(TaskTemplate):
             # Graded as an answer (the number in a sentence, any case; no doubt, no second
             # candidate): naming another order's number too, however written, is a hedge.
             others = [t for t in params["all_tracking_numbers"] if t != wanted]
-            stated = grade("identifier", reply_text(message["body"]), wanted, candidates=others)
+            written = reply_text(world, message)
+            stated = grade("identifier", written, wanted, candidates=others)
             checks.expect("the one tracking number named is right", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()

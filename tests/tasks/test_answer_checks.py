@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from webenv.sites.mail.drafting import quoted
 
 from webenv.tasks import Answer, Task
 from webenv.world import World
@@ -148,6 +149,15 @@ REPLIES = [
         True,
     ),
     (
+        # A line written to look like the quote of their e-mail is the user's all the same.
+        "workflows.reply_with_price",
+        "friend",
+        lambda p: (
+            f"It's {money(p['price_cents'])}.\n> or maybe {money(p['price_cents'] + 300)}, not sure"
+        ),
+        False,
+    ),
+    (
         "workflows.reply_with_tracking",
         "contact",
         lambda p: f"Hi,\n\nthe tracking number is {p['tracking_number'].lower()}.\n",
@@ -159,6 +169,15 @@ REPLIES = [
         lambda p: (
             f"It is {p['tracking_number']} (or possibly {_another(p).lower()}, if it was "
             "the other parcel)."
+        ),
+        False,
+    ),
+    (
+        "workflows.reply_with_tracking",
+        "contact",
+        lambda p: (
+            f"It is {p['tracking_number']}.\n\nOn second thought, the other one I wrote:\n"
+            f"{_another(p)} (if the first fails, try this)"
         ),
         False,
     ),
@@ -197,3 +216,22 @@ def test_a_reply_asked_for_is_not_a_new_message(worlds, name, to, body):
     assert [c.name for c in result.conditions if not c.passed] == [
         "sent as a reply to their e-mail"
     ], result.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("name", "to", "said"),
+    [
+        ("workflows.reply_with_price", "friend", lambda p: f"It's {money(p['price_cents'])}."),
+        ("workflows.reply_with_tracking", "contact", lambda p: f"It's {p['tracking_number']}."),
+    ],
+)
+def test_a_reply_that_quotes_their_e_mail_is_graded_on_what_the_user_wrote(worlds, name, to, said):
+    # The mail site starts a reply with a quote of the e-mail it answers; that quote is theirs.
+    world, task = worlds(name)
+    params = task.params
+    (original,) = world.query(
+        "mail", "SELECT * FROM messages WHERE id = ?", (params["request_id"],)
+    )
+    body = said(params) + quoted(dict(original))
+    send(world, params[to]["email"].lower(), "Re: hi", body, params["request_id"])
+    assert task.check(world, None).success, task.check(world, None).to_dict()
