@@ -660,6 +660,54 @@ STREETS = ["764 Howard Forge Apt. 421", "4133 Sellers Street", "063 Wood Islands
         ("4133 Sellers Street 66978, or 764 howard forge apt 421", False),
         ("\n".join(s.lower() for s in STREETS) + "\n66978", False),
         ("", False),
+        # doubt, or another address offered: in words, by its shape, named in part
+        (
+            "4133 Sellers Street, 66978. Not sure though, it might be the Wood Islands Apt. 233"
+            " one instead, or maybe 12 Elm St.",
+            False,
+        ),
+        ("4133 Sellers Street, 66978 or 12 Elm St", False),
+        ("4133 Sellers Street, 66978 or twelve North Oak Avenue", False),
+        ("4133 Sellers Street, 66978 or 764 Howard", False),
+        ("4133 Sellers Street 66978, not sure, could be 12 N Oak", False),
+        ("4133 Sellers Street, 66978. Also try 12 Elm St.", False),
+        ("4133 Sellers Street, 66978; the other one is on Howard Forge.", False),
+        ("4133 Sellers Street, 66978\nOr maybe the Wood Islands place.", False),
+        ("4133 Sellers Street, 66978, probably.", False),
+        ("4133 Sellers Street, 66978 / 063 Wood", False),
+        # a reply that quotes the asking e-mail, an "or" that offers no other address
+        (
+            "Hi Ann, here it is:\n4133 Sellers Street\nEast Noahhaven, NM 66978\n\nOn Tue, Mar"
+            " 3, 2026 at 9:15 AM, Ann Lee wrote:\n> Could you send me the Work address? Or"
+            " maybe the home one, not sure.",
+            True,
+        ),
+        (
+            "Hi Ann,\n\n4133 Sellers Street, East Noahhaven, NM 66978 - let me know if you need"
+            " anything else or want me to resend it.\n\nSam",
+            True,
+        ),
+        ("4133 Sellers Street, East Noahhaven, NM 66978. It's next to the Oak Park cafe.", True),
+        # an "or" that offers something to do, not a place; a parcel that "fails to arrive"
+        (
+            "4133 Sellers Street\nEast Noahhaven, NM 66978\n\nOr just leave it with the"
+            " neighbour if I'm out.",
+            True,
+        ),
+        (
+            "4133 Sellers St, East Noahhaven, NM 66978 — send it whenever, no rush, or call me"
+            " first.",
+            True,
+        ),
+        ("4133 Sellers St, East Noahhaven, NM 66978. Thanks! Or should I pick it up?", True),
+        ("4133 Sellers St, East Noahhaven, NM 66978. If it fails to arrive, I'll tell you.", True),
+        ("4133 Sellers St, 66978. Arguably the easiest place to reach me.", True),
+        # ... but another place after it, a fallback, a ranking word beside another still fail
+        ("4133 Sellers St, East Noahhaven, NM 66978. Or my office.", False),
+        ("4133 Sellers St, East Noahhaven, NM 66978. Or should I send it to the Wood one?", False),
+        ("4133 Sellers St, East Noahhaven, NM 66978 (use my office address if that fails)", False),
+        ("4133 Sellers St, East Noahhaven, NM 66978. Arguably my old place is better.", False),
+        ("4133 Sellers St, East Noahhaven, NM 66978. If that fails, try Howard Forge.", False),
     ],
 )
 def test_an_address_is_read_as_a_person_writes_it_and_no_other_may_be_given(text, ok):

@@ -72,6 +72,44 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("The total was $41.37. Should I print it instead?", True),
             ("$41.37, delivered by UPS on April 9.", True),
             ("The total was $41.37, up from the cart estimate.", True),
+            # a second amount beside it under a condition, bare, in words, relative to it
+            ("$41.37 (44 with shipping)", False),
+            ("$41.37 (44 if the tip counts)", False),
+            (
+                "Hi Sam,\n\nThe order total was $41.37 (44 if you count shipping).\n\nBest, Alex",
+                False,
+            ),
+            ("$41.37 (sixty-one with shipping)", False),
+            ("$41.37 (with shipping it's forty-four)", False),
+            ("$41.37 (LXI with shipping)", False),
+            ("$41.37 (a fiver more with shipping)", False),
+            ("$41.37; with shipping, a couple bucks more", False),
+            ("$41.37 (three score and one with shipping)", False),
+            # ... and an "if" or a "with" beside no other amount, numbers of other kinds
+            (
+                "Hi Sam, the total of order NM-1234 was $41.37. Let me know if you need anything"
+                " else. Best, Alex",
+                True,
+            ),
+            ("Order NM-1234 came to $41.37.", True),
+            ("The total was $41.37 (3 items).", True),
+            ("It's $41.37, paid on March 3.", True),
+            ("The total was $41.37, paid with the Visa ending 4242.", True),
+            ("It's $41.37 with tax, for order 1042.", True),
+            ("$41.37 for the Harbor Tote XL with free shipping.", True),
+            ("It costs $41.37. If you want one, I can add it to the cart.", True),
+            ("It came to $41.37 including tax, for 2 items.", True),
+            ("The order placed in 2025 with 3 items came to $41.37.", True),
+            # ... nor a count of things bought, a clock time, a ranking word of something else
+            ("$41.37 for 1, if you want to buy 2 let me know.", True),
+            ("The price is $41.37 each; shipping is free with 2.", True),
+            ("$41.37 when I checked at 9.", True),
+            ("$41.37. It was arguably a good deal.", True),
+            # ... but a price beside one, or a ranking word beside the answer, still does
+            ("$41.37 (40 at 9 if discounted)", False),
+            ("$41.37 (for 44 with shipping)", False),
+            ("$41.37 (with 44)", False),
+            ("$41.37, arguably.", False),
         ],
     ),
     "number": (
@@ -100,6 +138,17 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("7, probably.", False),
             ("7 (I'm not certain).", False),
             ("It's 7 unless I missed one, could be 8 instead.", False),
+            # another count beside it: under a condition, relative to it, as a numeral
+            ("7 (one more counting the archive)", False),
+            ("7 (XL counting hidden ones)", False),
+            ("7; VIII counting drafts", False),
+            ("7 (xiii with drafts)", False),
+            ("7 (plus one if the lunch slot opens)", False),
+            ("7 (a baker's dozen with drafts)", False),
+            ("7 (a dozen and one with drafts)", False),
+            ("7 in the inbox and one more in the archive", False),
+            ("7 (another one in drafts)", False),
+            ("7 (one extra in drafts)", False),
             ("7 reviews mention the Black or White Tee.", True),
             ("Seven (7).", True),
             ("There are 7 e-mails from Lee or Ng Partners.", True),
@@ -111,6 +160,16 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("About your question: there are 7.", True),
             ("7 slots open before noon.", True),
             ("seven", True),
+            ("7 messages, the newest one with a PDF.", True),
+            ("There are 7; the first one with an attachment came March 2.", True),
+            ("7. One more thing: they're all from Ann.", True),
+            ("7 slots open when I checked at 9 AM.", True),
+            ("Want me to check one more folder? There are 7 in the inbox.", True),
+            ("7 — arguably the busiest sender.", True),
+            ("7 tickets; the runner-up agent had none.", True),
+            ("7. If that number fails to match the sidebar, refresh.", True),
+            ("7 (arguably)", False),
+            ("7; close second", False),
         ],
     ),
     "date": (
@@ -132,6 +191,12 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("April 9, probably.", False),
             ("April 9, or the Friday after.", False),
             ("The order placed April 2 arrives April 9.", False),
+            ("April 9, 2026 (the day after if it was placed late)", False),
+            ("April 9 (next day if late)", False),
+            ("April 9; a day later if shipped late", False),
+            ("April 9 (the 10th if late)", False),
+            ("April 9 (tenth if late)", False),
+            ("April 9 (24 hours later if late)", False),
             ("Mia's e-mail (sent April 2) proposes April 9.", True),
             ("The invite (dated 2026-03-30) is for Thursday, April 9.", True),
             ("April 9 at 2:30 PM in Room 4 or the lobby.", True),
@@ -139,6 +204,12 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("April 9, delivered by UPS.", True),
             ("Thursday, April 9, about the budget review.", True),
             ("It's on April 9; see you then.", True),
+            ("April 9, the day after the launch.", True),
+            ("Your next 1:1 with Mia is on Thursday, April 9.", True),
+            ("April 9, 2026 at 2:30 PM with 3 others.", True),
+            ("April 9. If you need to reschedule, let me know.", True),
+            ("April 9 (with a reminder 1 day before)", True),
+            ("April 9 (with a delay the day after)", False),
         ],
     ),
     "time": (
@@ -152,6 +223,16 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("~3:45 pm", False),
             ("I think it's 3:45 PM.", False),
             ("3:45 PM, not sure.", False),
+            ("3:45 PM (an hour later if delayed)", False),
+            ("3:45 PM (half past four if delayed)", False),
+            ("3:45 PM (four thirty if delayed)", False),
+            ("3:45 PM, with 3 other people.", True),
+            ("I booked 3:45 PM on Thursday. If that doesn't work, reply with another time.", True),
+            ("3:45 PM with 2 guests, for 30 minutes.", True),
+            # a bare hour beside the answer is another time, unless it is another event's
+            ("3:45 PM, with a 15-minute break at 4.", True),
+            ("3:45 PM (at 4 if delayed)", False),
+            ("3:45 PM, with a delay at 4", False),
             ("3:45 PM in Room 2 or Room 3.", True),
             ("3:45 PM in Room 2 or 3.", True),
             ("3:45 PM, at the Oak or Elm office.", True),
@@ -172,6 +253,14 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("(317) 555-0142 / +1 (317) 555-0142", True),
             ("(317) 555-0142 or 317-555-0142", True),
             ("Call (317) 555-0142 at Ross or Diaz LLC.", True),
+            ("(317) 555-0142 (their other line is the same but ending in 10)", False),
+            ("(317) 555-0142 (ends in 43 for work)", False),
+            ("(317) 555-0142 (work: 317 five five five 0143)", False),
+            ("(317) 555-0142, ext. 12 if you call the office.", True),
+            ("Call (317) 555-0142; she paid with the card ending 4242.", True),
+            ("(317) 555-0142, the one ending in 0142.", True),
+            ("(317) 555-0142; if that number fails, email her.", True),
+            ("(317) 555-0142; if that number fails, try the one ending 43.", False),
         ],
     ),
     "identifier": (
@@ -193,6 +282,19 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("Tracking number 1ZR82W6A0311550473 (order NM-38172-4).", True),
             ("Order NM-38172-4 shipped with tracking number 1ZR82W6A0311550473.", True),
             ("1ZR82W6A0311550473 for order #1042 (NM-38172-4), placed April 2.", True),
+            (
+                "1ZR82W6A0311550473 (if that one fails, try the other order: same number but"
+                " ending in 85)",
+                False,
+            ),
+            ("1ZR82W6A0311550473 - the other parcel ends in 499", False),
+            ("Tracking 1ZR82W6A0311550473, paid with the Visa ending 4242.", True),
+            ("1ZR82W6A0311550473 (the one ending in 473)", True),
+            (
+                "The tracking number is 1ZR82W6A0311550473. If it fails to load on the carrier's"
+                " site, let me know!",
+                True,
+            ),
         ],
     ),
     "name": (
@@ -214,6 +316,10 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("The Harbor Tote. Want me to add it to the cart or save it for later?", True),
             ("Harbor Tote, 4.6 stars over 20 reviews.", True),
             ("It's the Harbor Tote (Bags & Totes).", True),
+            ("Harbor Tote (the runner-up, the Canvas one, is a close second)", False),
+            ("Harbor Tote; the Dune is arguably better.", False),
+            ("Harbor Tote. The other candidate is the Dune one.", False),
+            ("Harbor Tote, second-best the Canvas", False),
         ],
     ),
     "list": (
@@ -224,6 +330,16 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("Probably red, green and blue", False),
             ("red, green and blue; not sure about blue", False),
             ("red, green, blue", True),
+        ],
+    ),
+    "set": (
+        ["Ann Lee", "Bob Ray"],
+        {"candidates": ["Ann Lee", "Bob Ray", "Cid Moe", "Dee Fox"]},
+        [
+            ("Ann Lee, Bob Ray (and arguably C. Moe)", False),
+            ("Ann Lee and Bob Ray; Moe is borderline", False),
+            ("Ann Lee and Bob Ray, as far as I can see.", True),
+            ("Bob Ray and Ann Lee haven't replied.", True),
         ],
     ),
 }
@@ -241,6 +357,25 @@ BARE_ID_ROWS = [
     ("Tracking 1ZVX40; or 1ZVX41.", False),
     ("1ZVX40/1", False),
 ]
+#: A product of the shop, every product its candidates: the runner-up named in part (its
+#: brand left out, in other words) is a second candidate all the same.
+POLO = "Harbor & Pine Women's Stretch Polo Shirt"
+SHOP = {
+    "candidates": [
+        POLO,
+        "Harbor & Pine Unisex Classic Oxford Shirt",
+        "Harbor & Pine Men's Stretch Polo Shirt",
+        "Barkley Sturdy Cat Carrier",
+    ]
+}
+PRODUCT_ROWS = [
+    (f"{POLO} (the runner-up, the Unisex Classic Oxford Shirt, is a close second)", False),
+    (f"{POLO}; the Unisex Classic Oxford Shirt also fits the budget.", False),
+    (f"{POLO}, then the Classic Oxford.", False),
+    (f"The {POLO}, a stretch polo shirt at $29.99 with 4.8 stars.", True),
+    (f"{POLO} (Harbor & Pine brand, Clothing department)", True),
+    (f"It's the {POLO}.", True),
+]
 
 CASES = [
     (kind, expected, options, text, ok)
@@ -249,6 +384,7 @@ CASES = [
 ]
 CASES += [("name", "trip-notes.txt", FILES, text, ok) for text, ok in FILE_ROWS]
 CASES += [("identifier", "1ZVX40", {}, text, ok) for text, ok in BARE_ID_ROWS]
+CASES += [("name", POLO, SHOP, text, ok) for text, ok in PRODUCT_ROWS]
 
 
 def test_every_kind_has_rows_both_ways():

@@ -6,9 +6,19 @@ over. What fails is a hedge: a second value of the asked kind ("$58.20 or $61.00
 candidate name ("either X or Y"), a list of every candidate; and what a careful person answering
 an exact question does not write: doubt in words anywhere ("I think", "not sure", "probably"),
 a value made approximate or open ("about 5", "~$58", "by March 4", "5 plus", "at the latest"),
-a second candidate written another way (in words, in small digits, spelled out, run together).
+a second candidate written another way (in words, in small digits, spelled out, run together),
+or offered under a condition or relative to the answer ("$58.20 (61 with shipping)", "5 (one more
+counting the archive)", "March 4 (the day after if late)", "the other line ends in 10"), or a
+candidate named in part ("the runner-up, the Classic Oxford Shirt"). :func:`grade_address` fails
+doubt and another address offered the same way.
 An "or" is a hedge where it offers another value of the asked kind, not inside a name or
-between other words ("Barnes or Noble", "in Room 2 or the lobby").
+between other words ("Barnes or Noble", "in Room 2 or the lobby"), nor beside an address where
+it offers something to do ("Or should I pick it up?"). A number beside the answer that is
+another thing's is no second value: a count bought ("$41.37 for 1"), a clock time beside an
+amount ("when I checked at 9"), another event's time or day ("with a 15-minute break at 3",
+"with a reminder 1 day before"). A ranking word ("arguably", "the runner-up") is doubt anywhere
+beside a name, a list or a set; beside a number-like answer or an address only where it
+qualifies the answer or offers another ("$41.37, arguably"), not "It was arguably a good deal".
 
 :func:`grade` never raises, whatever the text (impossible dates, huge numbers, control
 characters, empty): it returns a :class:`Grade` that says why the answer passed or failed.
@@ -45,6 +55,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal, InvalidOperation
+from itertools import pairwise
 from typing import Any
 
 from anyascii import anyascii
@@ -212,11 +223,43 @@ _UNSURE = re.compile(
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
     r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
     r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)"
+    # another candidate held in reserve: "try the other", "it could go either way"
+    r"|\btry the other\b|\bgo either way\b"
     # "could be wrong", "might be B"; not "could be reached" (can be, a passive).
     r"|\b(?:could|might) (?:also |well )?(?:be|have been)\b(?!\s+(?:\w+ed|found|seen|done|"
     r"given|shown|sent|made|taken|met|paid|bought|told|kept|left|picked up)\b)",
     re.IGNORECASE,
 )
+#: Words that rank another candidate just behind the answer, or the answer among others:
+#: "arguably", "a close second", "the runner-up", "borderline". For a name, a list or a set
+#: they are doubt anywhere; beside a number-like answer or an address only where they qualify
+#: the answer or offer another value (:func:`_ranked`): "$41.37, arguably", "7; runner-up: 8",
+#: not "$41.37. It was arguably a good deal", "3 tickets; the runner-up agent had none".
+_RANKED = re.compile(
+    r"\barguabl[ey]\b|\bdebatabl[ey]\b|\bborderline\b|\btoss[- ]?up\b|\bclose (?:second|call)\b"
+    r"|\brunners?[- ]?ups?\b|\bsecond[- ](?:best|place|choice|pick|option)\b"
+    r"|\bother (?:candidate|contender)s?\b",
+    re.IGNORECASE,
+)
+#: Where a clause beside a number-like answer ends, for :func:`_ranked`.
+_RANKED_CLAUSE = re.compile(r"(?<=[.!?])\s+|\n+|[;:,()\[\]{}]|\s-+\s")
+
+
+def _ranked(kind: str, text: str) -> re.Match[str] | None:
+    """The :data:`_RANKED` words that make ``text`` (a skeleton) unsure of its answer of
+    ``kind``: anywhere for a name, a list or a set; for a number-like kind only in a clause
+    that holds a value (the answer or another: "arguably $41.37", "runner-up: 8") or nothing
+    but them ("7 (arguably)")."""
+    if kind not in _NUMBER_KINDS:
+        return _RANKED.search(text)
+    for clause in _RANKED_CLAUSE.split(text):
+        for match in _RANKED.finditer(clause):
+            rest = clause[: match.start()] + " " + clause[match.end() :]
+            if not re.search(r"[^\W_]", rest) or re.search(r"[0-9]", rest) or SPELLED.search(rest):
+                return match
+    return None
+
+
 #: A count offered with an exception, which offers the other count: "5, not counting the
 #: archived one", "5 if you leave out drafts".
 _EXCEPTION = re.compile(
@@ -657,7 +700,138 @@ def grade_address(text: object, street: str, zip_code: str, others: Iterable[str
         return Grade(False, f"also gives another saved address ({found.values[1]!r})")
     if not re.search(rf"(?<![0-9]){re.escape(zip_code)}(?![0-9])", text):
         return Grade(False, f"gives the street but not the ZIP code {zip_code}")
+    said = _QUOTED.split(text, maxsplit=1)[0]  # a reply's quote of the asking e-mail
+    doubt = _UNSURE.search(_skeleton(said)) or _address_doubt(said, street, zip_code, others)
+    if doubt:
+        return Grade(False, f"gives {street}, but {doubt[0].strip()!r} says it is not sure", want)
+    offered = _offers_another_address(said, street, zip_code, others)
+    if offered:
+        return Grade(False, f"gives {street}, but {offered}: a hedge", want)
     return Grade(True, f"gives {street}, {zip_code}", want)
+
+
+#: Where a reply's quote of the e-mail it answers begins: "On Tue, Mar 3, 2026, Ann wrote:",
+#: or a line quoted with ">".
+_QUOTED = re.compile(r"^On .{0,200}? wrote:\s*$|^\s*>", re.MULTILINE)
+#: A street address by its shape, in :func:`normalize_address` form: a house number (in
+#: digits or words), a few words, a street word ("12 elm st", "twelve n oak ave").
+_STREET = re.compile(
+    rf"\b(?:[0-9]+|(?!one\b)(?:{SPELLED.pattern})) (?:(?:[a-z]+|[0-9]+(?:st|nd|rd|th)) ){{1,3}}?"
+    r"(?:st|ave|rd|dr|blvd|ln|ct|pl|sq|ter|pkwy|hwy|cir)\b"
+)
+_STREET_WORDS = frozenset(_ADDRESS_WORDS.values()) | frozenset(_ADDRESS_WORDS)
+
+
+#: After an "or" beside an address, words that refer to another one: "or the other one",
+#: "or maybe the old place".
+_ANOTHER_PLACE = frozenset(
+    {"other", "another", "else", "whichever", "different", "maybe", "perhaps", "possibly"}
+    | {"probably", "previous", "former", "old", "one", "place", "address", "house"}
+    | {"office", "work", "home", "flat", "condo"}
+)
+#: Words that refer to another address in a sentence that does not give one ("Arguably my
+#: old place", "use my office address if that fails"); fewer than :data:`_ANOTHER_PLACE`, so
+#: that "arguably the easiest place to reach me" refers to none.
+_OTHER_PLACE = frozenset(
+    {"other", "another", "else", "different", "previous", "former", "old", "address", "office"}
+    | {"work", "house", "flat", "condo", "street", "avenue", "road", "drive", "boulevard", "lane"}
+    | {"st", "ave", "rd", "dr", "blvd", "ln"}
+)
+#: A fallback held in reserve beside an address: "if that fails", "if it doesn't work"; not
+#: "if it fails to arrive", which is of the parcel.
+_FALLBACK = re.compile(
+    r"\bif (?:that|this|it)(?: one| address)? (?:fails|doesn'?t work|does not work|bounces)\b"
+    r"(?!\s+to\b)",
+    re.IGNORECASE,
+)
+
+
+def _refers_to_place(part: str, others: Iterable[str]) -> bool:
+    """Whether ``part`` refers to an address: a number, a street word, a word of another saved
+    street, "my old one", "the office"."""
+    words = set(normalize_text(part).split())
+    telling = {w for o in others for w in normalize_address(_skeleton(o)).split() if len(w) > 2}
+    spelled = [m[0].lower() for m in SPELLED.finditer(part)]
+    return bool(
+        re.search(r"[0-9]", part)
+        or any(w not in ("first", "second") for w in spelled)
+        or words & (_OTHER_PLACE | telling)
+    )
+
+
+def _address_doubt(
+    text: str, street: str, zip_code: str, others: Iterable[str]
+) -> re.Match[str] | None:
+    """The words that make an address answer unsure: a ranking word (:data:`_RANKED`) or a
+    fallback (:data:`_FALLBACK`) in the sentence that gives the address, or in one that refers
+    to another ("Arguably the Oak one is better"); not "Arguably the easiest place to reach
+    me", "If it fails to arrive, I'll let you know"."""
+    want = normalize_address(_skeleton(street))
+    for part in (_skeleton(part) for part in _sentences(text)):
+        gives = f" {want} " in f" {normalize_address(part)} " or zip_code in part
+        for pattern in (_RANKED, _FALLBACK):
+            match = pattern.search(part)
+            if match and (gives or _refers_to_place(part, others)):
+                return match
+    return None
+
+
+def _names_a_place(after: str, others: Iterable[str], *, clause: bool = True) -> bool:
+    """Whether the words after an "or" (to the end of their clause, or all of them) name a
+    place or refer to another one: a number, a street word, a word of another saved street,
+    "the other one"."""
+    after = _CLAUSE_END.split(after, maxsplit=1)[0] if clause else after
+    words = set(normalize_address(after).split())
+    telling = {w for o in others for w in normalize_address(_skeleton(o)).split() if len(w) > 2}
+    spelled = [m[0].lower() for m in SPELLED.finditer(after)]
+    return bool(
+        re.search(r"[0-9]", after)
+        or any(w not in ("first", "second") for w in spelled)  # not "or call me first"
+        or words & (_STREET_WORDS | telling | _ANOTHER_PLACE)
+    )
+
+
+def _offers_another_address(text: str, street: str, zip_code: str, others: Iterable[str]) -> str:
+    """What offers another address beside ``street`` (empty if nothing does): a guess word in
+    a line or sentence that gives it ("…, 90210 or 77 Pine Rd"), a later one that begins with
+    one ("Or maybe …"), another street written out ("12 Elm St"), or a saved one named in part
+    ("the Regina Mountains one", "12 N. Oak")."""
+    want = normalize_address(_skeleton(street))
+    sentences = [_skeleton(part) for part in _sentences(text)]
+    giving = [
+        i
+        for i, part in enumerate(sentences)
+        if f" {want} " in f" {normalize_address(part)} " or zip_code in part
+    ]
+    for i in giving:
+        for guess in _GUESS.finditer(sentences[i]):
+            if guess[0].strip().lower() == "or" and not _names_a_place(
+                sentences[i][guess.end() : guess.end() + 80], others
+            ):
+                continue  # "… NM 66978 - let me know if you need anything else or want more"
+            return f"{guess[0].strip()!r} offers another"
+    for part in sentences[giving[0] + 1 if giving else 0 :]:
+        first = _GUESS_FIRST.search(part)
+        if (
+            first
+            and not (  # "Or should I pick it up?", "Or just leave it with the neighbour"
+                re.fullmatch(r"\W*or", first[0], re.IGNORECASE)
+                and not _names_a_place(part[first.end() :], others, clause=False)
+            )
+        ):
+            return f"{part.split()[0]!r} offers another"
+    words = f" {normalize_address(_skeleton(text))} ".replace(f" {want} ", " | ")
+    written = _STREET.search(words.replace(f" {zip_code} ", " | "))
+    if written:
+        return f"{written[0]!r} is another street"
+    pairs = set(pairwise(words.split()))
+    own = set(want.split()) | _STREET_WORDS | _NAME_GLUE
+    for other in others:
+        for pair in pairwise(normalize_address(_skeleton(other)).split()):
+            telling = [w for w in pair if w.isalpha() and len(w) > 2 and w not in own]
+            if telling and pair in pairs:
+                return f"it names {other!r} in part"
+    return ""
 
 
 #: Asides a careful person puts after a list ("A, B, as far as I can see"): not items.
@@ -807,7 +981,7 @@ def grade(
     if not result.passed:
         return result
     said = _without_repeats(kind, text, result.value, year)
-    doubt = _UNSURE.search(_skeleton(said))
+    doubt = _UNSURE.search(_skeleton(said)) or _ranked(kind, _skeleton(said))
     if doubt:
         reason = f"{result.reason}, but {doubt[0].strip()!r} says it is not sure"
         return Grade(False, reason, result.value)
@@ -817,6 +991,13 @@ def grade(
             f"{result.reason}, but another number is offered beside it: a hedge",
             result.value,
         )
+    alternative = _alternative_value(said, kind, result.value) if kind in _NUMBER_KINDS else ""
+    if alternative:
+        return Grade(False, f"{result.reason}, but {alternative}: a hedge", result.value)
+    partly = _partly_named(said, str(expected), others) if kind in ("name", "string") else ""
+    if partly:
+        reason = f"{result.reason}, but it also names {partly!r} in part: a hedge"
+        return Grade(False, reason, result.value)
     qualifier = _qualified(kind, said, result.value, year)
     if qualifier:
         reason = f"{result.reason}, but {qualifier!r} makes it approximate or open"
@@ -1040,6 +1221,297 @@ def _offers_another_number(text: str, kind: str) -> bool:
         return True
     parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
+
+
+#: Words that make a value beside them one under a condition, offered beside the answer:
+#: "22 with shipping", "283 if the tip counts", "XL counting hidden ones", "plus one if the lunch
+#: slot opens", "the day after if it was placed late".
+_CONDITION_WORDS = (
+    r"if|with|counting|including|incl|plus|when|once|unless|otherwise|depending|excluding"
+    r"|without|minus|assuming|provided|except|adding|in case"
+)
+_CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b", re.IGNORECASE)
+_SPELLED_ANY = f"(?:{SPELLED.pattern})"
+#: A number in one or two words ("three", "twenty-one"): what a relative value is counted in;
+#: bounded, so that a long run of number words is read once, not once from each of its words.
+_FEW_WORDS = (
+    r"\b(?:" + "|".join((*_WORDS, *_MORE_WORDS[:8])) + r")(?:-(?:one|two|three|four|five"
+    r"|six|seven|eight|nine))?\b"
+)
+_UNIT = (
+    r"(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|bucks|dollars?|cents?"
+    r"|nights?|business\s+days?)"
+)
+_DIRECTION = (
+    r"(?:later|earlier|sooner|more|less|fewer|extra|additional|cheaper|higher|lower|on\s+top)"
+)
+#: A value offered relative to the answer: "one more", "a day later", "a couple bucks more",
+#: "the day after", "the next day", "plus one", "another one", "a baker's dozen".
+_RELATIVE = (
+    rf"\b(?:a|an|a\s+few|a\s+couple(?:\s+of)?|half\s+an?)\s+{_UNIT}\s+{_DIRECTION}\b"
+    rf"|\b(?:a\s+few|a\s+couple(?:\s+of)?|a\s+fiver|a\s+tenner|{_FEW_WORDS}"
+    rf"|[0-9]+(?:\.[0-9]+)?)\s+(?:{_UNIT}\s+)?{_DIRECTION}\b"
+    r"|\b(?:the\s+)?(?:day|week|month|night|morning|evening)\s+(?:after|before)\b"
+    r"|\b(?:the\s+)?(?:next|following|previous|prior|preceding)\s+(?:day|week|month|morning"
+    r"|evening|one|business\s+day)\b"
+    rf"|\bplus\s+(?:{_FEW_WORDS}|[0-9]+)"
+    rf"|\banother\s+(?:{_FEW_WORDS}|[0-9]+)"
+)
+#: What may be a second value of a number-like kind, read leniently: a value relative to the
+#: answer, a dozen, digits (an ordinal too: "the 5th"), number words, a Roman numeral.
+_LOOSE_VALUE = re.compile(
+    rf"(?P<rel>{_RELATIVE})"
+    r"|(?P<dozen>\b(?:a\s+)?(?P<baker>baker'?s\s+)?dozen(?:\s+and\s+(?P<odd>one|a\s+half))?\b"
+    rf"|\b(?:(?P<scores>{_FEW_WORDS}|a)\s+)?score(?:\s+and\s+(?P<over>{_FEW_WORDS}))?\b)"
+    r"|(?P<num>(?<![\w.,])\$?[0-9]+(?:[.,:][0-9]+)*(?:st|nd|rd|th)?(?![\w]))"
+    rf"|(?P<word>{_SPELLED_ANY})"
+    r"|(?P<roman>\b(?:[IVXLCDM]{2,}|[ivxlcdm]{2,})\b)",
+    re.IGNORECASE,
+)
+_ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+#: What an offered value is followed by: the end of its clause, a condition, a unit of money.
+_ALT_FOLLOW = re.compile(
+    rf"\s*(?:$|[.,;:!?)\]\"'*-]|(?:{_CONDITION_WORDS}|more|less|fewer|extra|later|earlier"
+    r"|sooner|instead|total|in\s+total|altogether|overall|all\s+told|then|dollars?|bucks|usd"
+    r"|cents|now|or)\b)",
+    re.IGNORECASE,
+)
+#: What names a number for what it is, right before it: an order's, a card's, a room's number.
+_ALT_LABEL = re.compile(
+    r"(?:\b(?:order|invoice|receipt|ticket|case|ref|reference|account|acct|confirmation|item"
+    r"|page|line|row|seat|flight|code|version|step|part|chapter|no|number|nr|zip|box|ext"
+    r"|extension|apt|unit|room|suite|ste|gate|platform|floor|id|sku|model|card|visa|mastercard"
+    r"|amex|ending(?:\s+in)?|ends(?:\s+in|\s+with)?)|[#*x])\s*[:#.]?\s*$",
+    re.IGNORECASE,
+)
+_YEAR_BEFORE = re.compile(
+    r"\b(?:in|since|from|until|till|of|year|during|by|before|after|through)\s+$", re.IGNORECASE
+)
+#: Where a clause that may hold a conditional value ends: a sentence, a bracket, a dash.
+_ASIDE_END = re.compile(r"(?<=[.!?])\s+|\n+|[;()\[\]{}]|\s-+\s")
+#: A count offered beside the answer relative to it: "one more in the archive", "plus 2",
+#: "another one"; not "3 more than last week", "one more thing".
+_MORE_COUNT = re.compile(
+    rf"\b(?:{_FEW_WORDS}|[0-9]+|a\s+few|a\s+couple(?:\s+of)?)\s+(?:more|extra|additional"
+    r"|fewer|less)\b(?!\s+(?:than|thing|things|question|questions|time|times|note|notes"
+    r"|detail|details|step|steps|minute|minutes|seconds?|days?|moment)\b)"
+    rf"|\bplus\s+(?:{_FEW_WORDS}|[0-9]+)\b|\banother\s+(?:one|{_FEW_WORDS}|[0-9]+)\b"
+    r"|(?<![\w+])\+\s?[0-9]+\b",
+    re.IGNORECASE,
+)
+#: Another phone number or id told by its last digits: "the same but ending in 10", "the one
+#: ending 85", "last two digits 10".
+_ENDING = re.compile(
+    r"\b(?:end(?:s|ing)?|finish(?:es|ing)?)(?:\s+(?:in|with))?\s+(?:an?\s+)?(?P<tail>[0-9]{1,6})\b"
+    r"|\blast\s+(?:digit|digits|two|three|four|number)\b[^.;]{0,24}?\b(?P<last>[0-9]{1,4})\b",
+    re.IGNORECASE,
+)
+_CARD = re.compile(r"\b(?:card|visa|mastercard|amex|account|acct|debit|credit)\b[^.;]{0,16}$", re.I)
+
+
+def _loose_number(match: re.Match[str]) -> Decimal | None:
+    """The number a :data:`_LOOSE_VALUE` match names, if it names one on its own."""
+    if match["num"]:
+        digits = re.sub(r"(?:st|nd|rd|th)$", "", match["num"].lstrip("$"), flags=re.I)
+        return _decimal(digits) if ":" not in digits else None
+    if match["dozen"] and "dozen" in match["dozen"].lower():
+        odd = (match["odd"] or "").lower()
+        return None if "half" in odd else Decimal((13 if match["baker"] else 12) + (odd == "one"))
+    if match["dozen"]:  # "three score and one"
+        scores = 1 if match["scores"] in (None, "a", "A") else spelled_value(match["scores"])
+        over = spelled_value(match["over"]) if match["over"] else 0
+        return None if scores is None or over is None else Decimal(20 * scores + over)
+    if match["word"]:
+        number = spelled_value(match["word"])
+        return None if number is None else Decimal(number)
+    return None
+
+
+def _alternative_value(text: str, kind: str, value: Any) -> str:
+    """What offers a second value of the answer's kind beside it under a condition or relative
+    to it (empty if nothing does): "$19.23 (22 with shipping)", "5 (one more counting the
+    archive)", "March 4 (the day after if it was placed late)", "7, plus one", "(928)
+    555-3408 (the other line ends in 10)". An "if" or a "with" far from any such value ("Let
+    me know if you need anything else"), and a number labelled as another kind's ("order
+    1042", "the Visa ending 4242", "3 items"), offer nothing."""
+    text = _skeleton(text)
+    for pattern in _OTHER_KINDS.get(kind, ()):
+        text = _blank(text, pattern)
+    own = {
+        "money": (_MARKED_MONEY, _RATING, _TALLY),
+        "number": (_MARKED_MONEY, _RATING),
+        "date": _DATES,
+        "time": _TIMES,
+        "phone": (_PHONE,),
+        "identifier": (_MIXED_TOKEN,),
+    }
+    text = _blank(text, *own.get(kind, ()), re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.I))
+    if kind in ("phone", "identifier"):
+        tail = str(value)
+        for match in _ENDING.finditer(text):
+            digits = match["tail"] or match["last"]
+            card = _CARD.search(text[max(0, match.start() - 40) : match.start()])
+            if not card and not tail.endswith(digits):  # not "the Visa ending 4242"
+                return f"{match[0].strip()!r} offers another"
+    if kind == "phone":  # another number, its digits written out: "242 five five five 4310"
+        digits = re.sub(
+            r"\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b",
+            lambda m: _DIGIT_WORDS.get(m[0].lower(), "0"),
+            text,
+            flags=re.IGNORECASE,
+        )
+        run = re.search(r"[0-9](?:[\s.()-]{0,3}[0-9]){6,}", digits)
+        if run:
+            return f"{run[0].strip()!r} offers another number"
+    if kind == "number":
+        for sentence in _sentences(text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            found = _MORE_COUNT.search(sentence)
+            if found:
+                return f"{found[0].strip()!r} offers another count"
+    cuts = [0, *(i for m in _ASIDE_END.finditer(text) for i in m.span()), len(text)]
+    for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
+        conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
+        if not conditions:
+            continue
+        for match in _LOOSE_VALUE.finditer(text, begin, stop):
+            if not _offered(text, match, kind, value, stop, begin):
+                continue
+            start, end = match.span()
+            for c_start, c_end in conditions:
+                gap = text[min(end, c_end) : max(start, c_start)]
+                if (c_start < end and start < c_end) or len(gap.split()) <= 3:
+                    return f"{match[0].strip()!r} beside {text[c_start:c_end]!r} offers another"
+    return ""
+
+
+def _offered(
+    text: str, match: re.Match[str], kind: str, value: Any, stop: int, begin: int = 0
+) -> bool:
+    """Whether the :data:`_LOOSE_VALUE` ``match`` in ``text`` (in the clause from ``begin`` to
+    ``stop``) stands as a value of its own: not the answer again, not labelled as another
+    kind's ("ext. 12", "order 1042"), not counting a thing ("3 other people"), not another
+    thing's (:func:`_of_another_thing`)."""
+    before = text[max(0, match.start() - 30) : match.start()]
+    if not match["rel"] and _ALT_LABEL.search(before):
+        return False
+    if (
+        match["num"]
+        and ":" in match["num"]
+        and (kind != "time" or not re.fullmatch(r"[0-9]{1,2}:[0-9]{2}", match["num"]))
+    ):
+        return False  # a ratio ("your next 1:1 with Ann"), or a clock time beside no time
+    if not _ALT_FOLLOW.match(text, match.end(), stop):
+        return False
+    if _of_another_thing(" ".join(text[begin : match.start()].split()), match, kind, value):
+        return False
+    if match["roman"]:
+        word = match["roman"]
+        if not (word.isupper() or word.islower()) or not _ROMAN.fullmatch(word.upper()):
+            return False
+        lead = before.rstrip()
+        if word.islower() and lead and lead[-1].isalnum():
+            return False  # a lower-case "mix" or "ml" in a sentence is a word
+        # Part of a name ("Harbor Tote XL"), a thing ("the XL", "a CD"): no numeral.
+        thing = re.search(r"(?:[A-Z][\w'&-]*|\b(?i:the|a|an|my|your|this|that|per|of))\s*$", before)
+        return not thing and bool(re.search(r"[IVXivx]", word))
+    if match["word"]:
+        word = match["word"].lower()
+        if word in {"first", "second", "zeroth"} or (
+            word == "one" and re.search(r"[\w'$]\s*$", before)
+        ):
+            return False  # "the latest one with a PDF", "the first one"
+    number = _loose_number(match)
+    if number is not None:
+        year = match["num"] and re.fullmatch(r"(?:19|20)[0-9]{2}", match["num"])
+        if year and _YEAR_BEFORE.search(before):
+            return False  # "in 2025"
+        if kind == "money" and number * 100 == value:
+            return False
+        if kind == "number" and number == value:
+            return False
+        if kind == "date" and isinstance(value, date) and number == value.day:
+            return False
+    return True
+
+
+#: Before a number beside an amount or a count, what makes it a clock time: "when I checked
+#: at 9"; not after another value ("40 at 9 if discounted").
+_AT_HOUR = re.compile(r"\bat$", re.IGNORECASE)
+_VALUE_AT = re.compile(rf"(?:[0-9]|\b{_SPELLED_ANY}|\bdozen|\bscore)\s*at$", re.IGNORECASE)
+#: Before a small whole number beside an amount, what makes it a count of things bought:
+#: "$41.37 for 1", "if you want to buy 2", "shipping is free with 2".
+_QUANTITY_BEFORE = re.compile(
+    r"\b(?:for|buy|buying|bought|order|ordering|get|getting|add|adding|take|taking|with)$",
+    re.IGNORECASE,
+)
+#: Before a value beside a date or a time, another event it belongs to: "with a reminder 1
+#: day before", "with a 15-minute break at 3"; not a delay of the answer's own ("with a delay
+#: at 3", "with the later slot at 3").
+_EVENT_BEFORE = re.compile(r"\bwith (?:a|an|the)((?: [\w'-]+){1,4})$", re.IGNORECASE)
+_NOT_AN_EVENT = re.compile(
+    r"\b(?:delay\w*|late\w*|earl\w*|soon\w*|resched\w*|mov\w*|push\w*|postpon\w*|shift\w*"
+    r"|traffic|extra|additional|more|less|backup|fallback|alternat\w*|other|another|second"
+    r"|option|options|choice|slot|slots|plan|start|time|date|day|deadline|cutoff|shipping"
+    r"|delivery|rush|express)\b",
+    re.IGNORECASE,
+)
+
+
+def _of_another_thing(lead: str, match: re.Match[str], kind: str, value: Any) -> bool:
+    """Whether the :data:`_LOOSE_VALUE` ``match``, after ``lead`` (the words of its clause
+    before it), is another thing's value than a second one of the answer's kind: a clock time
+    beside an amount or a count ("$41.37 when I checked at 9"), a count of things bought beside
+    an amount, much less than it ("$41.37 for 1", "free with 2"), the time or the day of
+    another event beside a time or a date ("2:30 PM, with a 15-minute break at 3", "March 4
+    (with a reminder 1 day before)"). A bare "3" beside a 2:30 PM answer is another time
+    all the same ("2:30 PM (3 if delayed)", "2:30 PM (at 3 if delayed)")."""
+    number = _loose_number(match)
+    plain = bool(match["word"] or (match["num"] and match["num"].isdigit()))
+    if number is not None and plain and number == number.to_integral_value():
+        # an amount a second price could be: within half and twice the answer
+        near = kind == "money" and value / 2 <= number * 100 <= value * 2
+        at_hour = _AT_HOUR.search(lead) and not _VALUE_AT.search(lead)
+        if kind in ("money", "number", "date") and at_hour and 1 <= number <= 12 and not near:
+            return True
+        if kind == "money" and _QUANTITY_BEFORE.search(lead) and number * 200 <= value:
+            return True
+    if kind in ("date", "time"):
+        event = _EVENT_BEFORE.search(lead)
+        if event and not _NOT_AN_EVENT.search(event[1]):
+            return True
+    return False
+
+
+#: Words that name nothing by themselves, passed over in telling a name named in part.
+_NAME_GLUE = frozenset(
+    {"the", "a", "an", "of", "and", "for", "with", "in", "on", "to", "by", "or", "s", "is", "it"}
+)
+
+
+def _partly_named(text: str, expected: str, candidates: Iterable[str]) -> str:
+    """The candidate named in part beside the answer ("the Unisex Classic Oxford Shirt" for
+    "Harbor & Pine Unisex Classic Oxford Shirt"), or "": two of its words in a row, outside the
+    answer's own name, at least one of them not a word of the answer's name."""
+    want = normalize_text(_skeleton(expected)).split()
+    words: list[str | None] = list(normalize_text(_skeleton(text)).split())
+    size = len(want)
+    for i in range(len(words) - size + 1):
+        if size and words[i : i + size] == want:
+            words[i : i + size] = [None] * size
+    pairs = set(pairwise(words))
+    own = set(want)
+    for candidate in candidates:
+        name = normalize_text(_skeleton(candidate)).split()
+        if name == want:
+            continue
+        for pair in pairwise(name):
+            if any(w in _NAME_GLUE or len(w) < 2 for w in pair) or set(pair) <= own:
+                continue
+            if pair in pairs:
+                return candidate
+    return ""
 
 
 # -- reading one value (for oracles and page text) -----------------------------------------------
