@@ -96,12 +96,14 @@ class AlwaysTheSame(OrderTotal):
 
 
 class DrawsFromTheClock(OrderTotal):
-    """Its sampling ignores the episode's RNG."""
+    """Its sampling ignores the episode's RNG (and draws a number that tells: two draws of a
+    few orders may pick the same one by chance)."""
 
     name = "broken.draws_from_the_clock"
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        return super().sample(random.Random(), world)
+        unseeded = random.Random()
+        return {**super().sample(unseeded, world), "drawn": unseeded.random()}
 
 
 class TakesAnyMention(OrderTotal):
