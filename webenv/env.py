@@ -665,9 +665,10 @@ def unwrap(env: gym.Env[Any, Any]) -> WebEnv:
 
 
 class _StepBudget:
-    """The time the actions of one step share (:meth:`WebEnv._step_budget_ms`): ten calls
-    of the longest ``noop`` wait, or of 1,000 key presses each, would otherwise hold the
-    shared Chromium, and a vector env's whole batch, for minutes."""
+    """The time the actions of one step share (:meth:`WebEnv._step_budget_ms`): ten calls of
+    the longest ``noop`` wait, or of slow actions, would otherwise hold the shared Chromium,
+    and a vector env's whole batch, ten times as long as one. It is checked as each action
+    starts, so a step may overrun it by one action's own bound."""
 
     def __init__(self, milliseconds: float):
         self.milliseconds = milliseconds
