@@ -241,8 +241,10 @@ _RANKED = re.compile(
     r"|\bother (?:candidate|contender)s?\b",
     re.IGNORECASE,
 )
-#: Where a clause beside a number-like answer ends, for :func:`_ranked`.
-_RANKED_CLAUSE = re.compile(r"(?<=[.!?])\s+|\n+|[;:,()\[\]{}]|\s-+\s")
+#: Where a clause that may hold another value ends: a sentence, a line, a bracket, a dash
+#: (:func:`_alternative_value`); for :func:`_ranked`, a comma or a colon too.
+_ASIDE_END = re.compile(r"(?<=[.!?])\s+|\n+|[;()\[\]{}]|\s-+\s")
+_RANKED_CLAUSE = re.compile(rf"{_ASIDE_END.pattern}|[:,]")
 
 
 def _ranked(kind: str, text: str) -> re.Match[str] | None:
@@ -746,16 +748,17 @@ _FALLBACK = re.compile(
 )
 
 
-def _refers_to_place(part: str, others: Iterable[str]) -> bool:
-    """Whether ``part`` refers to an address: a number, a street word, a word of another saved
-    street, "my old one", "the office"."""
-    words = set(normalize_text(part).split())
+def _refers_to_place(part: str, others: Iterable[str], places: frozenset[str]) -> bool:
+    """Whether ``part`` refers to an address: a number (not "first" or "second": "or call me
+    first"), a word of ``places`` ("my old one", "the office", a street word), a word of
+    another saved street."""
+    words = set(normalize_address(part).split())
     telling = {w for o in others for w in normalize_address(_skeleton(o)).split() if len(w) > 2}
     spelled = [m[0].lower() for m in SPELLED.finditer(part)]
     return bool(
         re.search(r"[0-9]", part)
         or any(w not in ("first", "second") for w in spelled)
-        or words & (_OTHER_PLACE | telling)
+        or words & (places | telling)
     )
 
 
@@ -771,7 +774,7 @@ def _address_doubt(
         gives = f" {want} " in f" {normalize_address(part)} " or zip_code in part
         for pattern in (_RANKED, _FALLBACK):
             match = pattern.search(part)
-            if match and (gives or _refers_to_place(part, others)):
+            if match and (gives or _refers_to_place(part, others, _OTHER_PLACE)):
                 return match
     return None
 
@@ -781,14 +784,7 @@ def _names_a_place(after: str, others: Iterable[str], *, clause: bool = True) ->
     place or refer to another one: a number, a street word, a word of another saved street,
     "the other one"."""
     after = _CLAUSE_END.split(after, maxsplit=1)[0] if clause else after
-    words = set(normalize_address(after).split())
-    telling = {w for o in others for w in normalize_address(_skeleton(o)).split() if len(w) > 2}
-    spelled = [m[0].lower() for m in SPELLED.finditer(after)]
-    return bool(
-        re.search(r"[0-9]", after)
-        or any(w not in ("first", "second") for w in spelled)  # not "or call me first"
-        or words & (_STREET_WORDS | telling | _ANOTHER_PLACE)
-    )
+    return _refers_to_place(after, others, _STREET_WORDS | _ANOTHER_PLACE)
 
 
 def _offers_another_address(text: str, street: str, zip_code: str, others: Iterable[str]) -> str:
@@ -1287,8 +1283,6 @@ _ALT_LABEL = re.compile(
 _YEAR_BEFORE = re.compile(
     r"\b(?:in|since|from|until|till|of|year|during|by|before|after|through)\s+$", re.IGNORECASE
 )
-#: Where a clause that may hold a conditional value ends: a sentence, a bracket, a dash.
-_ASIDE_END = re.compile(r"(?<=[.!?])\s+|\n+|[;()\[\]{}]|\s-+\s")
 #: A count offered beside the answer relative to it: "one more in the archive", "plus 2",
 #: "another one"; not "3 more than last week", "one more thing".
 _MORE_COUNT = re.compile(
@@ -1327,6 +1321,19 @@ def _loose_number(match: re.Match[str]) -> Decimal | None:
     return None
 
 
+#: Per kind, the values :func:`_alternative_value` passes over as the answer's own kind read
+#: strictly (the other readers already count a second one of them), and percentages.
+_OWN_VALUES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "money": (_MARKED_MONEY, _RATING, _TALLY),
+    "number": (_MARKED_MONEY, _RATING),
+    "date": _DATES,
+    "time": _TIMES,
+    "phone": (_PHONE,),
+    "identifier": (_MIXED_TOKEN,),
+}
+_PERCENT = re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.IGNORECASE)
+
+
 def _alternative_value(text: str, kind: str, value: Any) -> str:
     """What offers a second value of the answer's kind beside it under a condition or relative
     to it (empty if nothing does): "$19.23 (22 with shipping)", "5 (one more counting the
@@ -1337,15 +1344,7 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     text = _skeleton(text)
     for pattern in _OTHER_KINDS.get(kind, ()):
         text = _blank(text, pattern)
-    own = {
-        "money": (_MARKED_MONEY, _RATING, _TALLY),
-        "number": (_MARKED_MONEY, _RATING),
-        "date": _DATES,
-        "time": _TIMES,
-        "phone": (_PHONE,),
-        "identifier": (_MIXED_TOKEN,),
-    }
-    text = _blank(text, *own.get(kind, ()), re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.I))
+    text = _blank(text, *_OWN_VALUES.get(kind, ()), _PERCENT)
     if kind in ("phone", "identifier"):
         tail = str(value)
         for match in _ENDING.finditer(text):
