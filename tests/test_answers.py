@@ -675,13 +675,10 @@ STREETS = ["764 Howard Forge Apt. 421", "4133 Sellers Street", "063 Wood Islands
         ("4133 Sellers Street, 66978\nOr maybe the Wood Islands place.", False),
         ("4133 Sellers Street, 66978, probably.", False),
         ("4133 Sellers Street, 66978 / 063 Wood", False),
-        # a reply that quotes the asking e-mail, an "or" that offers no other address
-        (
-            "Hi Ann, here it is:\n4133 Sellers Street\nEast Noahhaven, NM 66978\n\nOn Tue, Mar"
-            " 3, 2026 at 9:15 AM, Ann Lee wrote:\n> Could you send me the Work address? Or"
-            " maybe the home one, not sure.",
-            True,
-        ),
+        # a line written as a quote is the writer's all the same (the site's own quote of the
+        # asking e-mail is taken out by the caller: tests/tasks/test_answer_checks.py)
+        ("4133 Sellers Street, 66978\n> Not sure, maybe 77 Pine Road.", False),
+        # an "or" that offers no other address
         (
             "Hi Ann,\n\n4133 Sellers Street, East Noahhaven, NM 66978 - let me know if you need"
             " anything else or want me to resend it.\n\nSam",

@@ -702,19 +702,17 @@ def grade_address(text: object, street: str, zip_code: str, others: Iterable[str
         return Grade(False, f"also gives another saved address ({found.values[1]!r})")
     if not re.search(rf"(?<![0-9]){re.escape(zip_code)}(?![0-9])", text):
         return Grade(False, f"gives the street but not the ZIP code {zip_code}")
-    said = _QUOTED.split(text, maxsplit=1)[0]  # a reply's quote of the asking e-mail
-    doubt = _UNSURE.search(_skeleton(said)) or _address_doubt(said, street, zip_code, others)
+    # (A reply's quote of the e-mail it answers is the caller's to take out, as the site wrote
+    # it: a line starting with ">" is the writer's own.)
+    doubt = _UNSURE.search(_skeleton(text)) or _address_doubt(text, street, zip_code, others)
     if doubt:
         return Grade(False, f"gives {street}, but {doubt[0].strip()!r} says it is not sure", want)
-    offered = _offers_another_address(said, street, zip_code, others)
+    offered = _offers_another_address(text, street, zip_code, others)
     if offered:
         return Grade(False, f"gives {street}, but {offered}: a hedge", want)
     return Grade(True, f"gives {street}, {zip_code}", want)
 
 
-#: Where a reply's quote of the e-mail it answers begins: "On Tue, Mar 3, 2026, Ann wrote:",
-#: or a line quoted with ">".
-_QUOTED = re.compile(r"^On .{0,200}? wrote:\s*$|^\s*>", re.MULTILINE)
 #: A street address by its shape, in :func:`normalize_address` form: a house number (in
 #: digits or words), a few words, a street word ("12 elm st", "twelve n oak ave").
 _STREET = re.compile(

@@ -33,6 +33,7 @@ from ._flows import (
     open_mail,
     pick_contacts,
     read,
+    reply_text,
     respond,
     rows,
     search_mail,
@@ -96,7 +97,7 @@ class SendSavedAddress(TaskTemplate):
         )
         if message is not None:
             given = grade_address(
-                message["body"], params["street"], params["zip"], params["other_streets"]
+                reply_text(world, message), params["street"], params["zip"], params["other_streets"]
             )
             checks.expect("gives the address and no other", given.passed, given.reason)
         expect_no_orders(checks, world)

@@ -223,6 +223,11 @@ def test_a_reply_asked_for_is_not_a_new_message(worlds, name, to, body):
     [
         ("workflows.reply_with_price", "friend", lambda p: f"It's {money(p['price_cents'])}."),
         ("workflows.reply_with_tracking", "contact", lambda p: f"It's {p['tracking_number']}."),
+        (
+            "workflows.send_saved_address",
+            "contact",
+            lambda p: f"Here it is:\n{p['street']}\n{p['zip']}",
+        ),
     ],
 )
 def test_a_reply_that_quotes_their_e_mail_is_graded_on_what_the_user_wrote(worlds, name, to, said):
