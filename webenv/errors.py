@@ -24,6 +24,11 @@ class WorldError(WebEnvError):
     """A world (the sites' seeded state) could not be built or restored."""
 
 
+class SamplingError(WebEnvError):
+    """A template found no instance in a world: a bug of the template (its draws must always
+    end), reported with the template, the seed and what it looked for."""
+
+
 class InfrastructureError(WebEnvError):
     """The browser or the machine failed, not the agent: a renderer crashed, or a page did not
     load within the timeouts, even when tried again on a fresh browser context. Run the

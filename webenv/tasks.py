@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from .answers import grade
 from .changes import RowChange
-from .errors import UnknownTaskError
+from .errors import SamplingError, UnknownTaskError
 from .world import World
 
 #: What an oracle is: a generator given the first observation, yielding actions and
@@ -422,7 +422,13 @@ class TaskTemplate:
 
     def instantiate(self, seed: int, world: World) -> Task:
         rng = random.Random(f"{self.name}-v{self.version}-{seed}")
-        params = self.sample(rng, world)
+        try:
+            params = self.sample(rng, world)
+        except SamplingError as exc:
+            raise SamplingError(
+                f"{self.name} found no instance in the world of seed {seed}: {exc}. This is a "
+                "bug of the template; other seeds still work."
+            ) from None
         goal = rng.choice(self.goals(params))
         site, path = self.start(params)
         return Task(self, seed, params, goal, site, path)
@@ -462,6 +468,13 @@ class TaskTemplate:
 
 #: The final action an oracle ends an action task with.
 DONE = 'send_msg_to_user("Done.")'
+
+
+#: How many times a template's sampling loop may draw before it gives up: a sampling loop is a
+#: ``for _ in range(MAX_DRAWS)`` ending in :class:`~webenv.errors.SamplingError`, never a bare
+#: ``while`` (a test checks), so that a world with no such instance fails its reset at once,
+#: with the template and the seed named, instead of drawing forever.
+MAX_DRAWS = 1000
 
 
 def own_moves(template: TaskTemplate, task: Task, observation: Mapping[str, Any]) -> Oracle:

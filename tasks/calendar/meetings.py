@@ -10,8 +10,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
     ADD,
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -258,10 +260,14 @@ class MoveOneOccurrence(TaskTemplate):
         zone = home_zone(world)
         event = rng.choice(_next_occurrences(world, "Weekly team sync")[:2])
         old = to_local(event["starts_at"], zone)
-        start = None
-        while start is None or start == old:
+        for _ in range(MAX_DRAWS):
             start = free_start(rng, world, [old.date()], 45, zone)
-            assert start is not None, "the day of the team sync is full"
+            if start is None:
+                raise SamplingError("no free time on the day of the team sync")
+            if start != old:
+                break
+        else:
+            raise SamplingError(f"no free time other than the sync's own in {MAX_DRAWS} draws")
         return {
             "event_id": event["id"],
             "title": event["title"],

@@ -12,7 +12,9 @@ from typing import Any
 from webenv.sites.help.articles import CURRENT, SUPERSEDED
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -124,7 +126,7 @@ class ExpenseClaimable(TaskTemplate):
         category = rng.choice(sorted(_CAPPED))
         limit = CURRENT["expense_limits"][category]
         old = _CAPPED[category][1]
-        while True:
+        for _ in range(MAX_DRAWS):
             count = rng.randint(2, 4)
             # Amounts around the limit: some over it (claimed only up to it), some under.
             amounts = [rng.randint(old * 6 // 10, limit * 14 // 10) for _ in range(count)]
@@ -133,6 +135,8 @@ class ExpenseClaimable(TaskTemplate):
             over = any(a > limit for a in amounts)
             if over and claimable != with_old and claimable != sum(amounts):
                 break
+        else:
+            raise SamplingError(f"no amounts that the new limit caps in {MAX_DRAWS} draws")
         return {
             "category": category,
             "amounts": amounts,

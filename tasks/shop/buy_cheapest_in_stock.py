@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
     Answer,
     CheckResult,
@@ -68,21 +69,28 @@ class BuyCheapestInStock(TaskTemplate):
     max_steps = 30
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        choices = world.query("shop", _CHOICES)
-        # Where the world allows, a brand and category whose cheapest product is sold out, so
-        # that "in stock" decides the answer rather than the price alone.
-        decisive = [c for c in choices if _sold_out_cheaper(world, c["category"], c["brand"])]
-        choices = decisive or choices
-        while True:
-            choice = rng.choice(choices)
+        # A brand and category with one cheapest product in stock (no tie)...
+        choices = []
+        for choice in world.query("shop", _CHOICES):
             found = world.query("shop", _IN_STOCK, (choice["category"], choice["brand"]))
-            if found[0]["price_cents"] < found[1]["price_cents"]:
-                return {
-                    "category": choice["category"],
-                    "brand": choice["brand"],
-                    "product_id": found[0]["id"],
-                    "runner_up": self._item(world, found[1]),
-                }
+            if len(found) >= 2 and found[0]["price_cents"] < found[1]["price_cents"]:
+                choices.append((choice, found))
+        if not choices:
+            raise SamplingError("brand and category with one cheapest product in stock")
+        # ... and where the world allows, one whose cheapest product is sold out, so that "in
+        # stock" decides the answer rather than the price alone.
+        decisive = [
+            (choice, found)
+            for choice, found in choices
+            if _sold_out_cheaper(world, choice["category"], choice["brand"])
+        ]
+        choice, found = rng.choice(decisive or choices)
+        return {
+            "category": choice["category"],
+            "brand": choice["brand"],
+            "product_id": found[0]["id"],
+            "runner_up": self._item(world, found[1]),
+        }
 
     @staticmethod
     def _item(world: World, product: Mapping[str, Any]) -> dict[str, Any]:

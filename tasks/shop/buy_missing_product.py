@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -36,7 +38,7 @@ class BuyMissingProduct(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         names = {row["name"] for row in world.query("shop", "SELECT name FROM products")}
-        while True:
+        for _ in range(MAX_DRAWS):
             real = pick_item(world, rng)
             product = world.query(
                 "shop",
@@ -53,6 +55,9 @@ class BuyMissingProduct(TaskTemplate):
             name = brand + real["name"].removeprefix(product["brand"])
             if real["name"].startswith(product["brand"]) and name not in names:
                 return {"name": name, "brand": brand, "real": real}
+        raise SamplingError(
+            f"no product of another brand that the shop does not sell in {MAX_DRAWS} draws"
+        )
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         name = params["name"]

@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -37,10 +39,11 @@ class ChangePhone(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         current = world.query("shop", _PROFILE, (PERSONA_ID,))[0]["phone"]
-        while True:
+        for _ in range(MAX_DRAWS):
             phone = f"({rng.randint(201, 989)}) 555-{rng.randint(100, 9999):04d}"
             if phone != current:
                 return {"phone": phone}
+        raise SamplingError(f"no phone number other than the current one in {MAX_DRAWS} draws")
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         phone = params["phone"]

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -39,7 +41,7 @@ class CheapestWellRated(TaskTemplate):
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        while True:
+        for _ in range(MAX_DRAWS):
             department = rng.choice(departments(world))
             stars = rng.choice(sorted(RATINGS))
             products = sorted(
@@ -53,6 +55,9 @@ class CheapestWellRated(TaskTemplate):
                     "price": money(rated[0]["price_cents"]),
                     "cheapest": money(products[0]["price_cents"]),
                 }
+        raise SamplingError(
+            f"no department whose cheapest product is rated below the rating in {MAX_DRAWS} draws"
+        )
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         department, stars = params["department"], params["stars"]

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -36,7 +38,7 @@ class CountUnderPrice(TaskTemplate):
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        while True:
+        for _ in range(MAX_DRAWS):
             department = rng.choice(departments(world))
             prices = sorted(p["price_cents"] for p in department_products(world, department["id"]))
             budget = rng.randrange(10, prices[-1] // 100, 5)
@@ -50,6 +52,9 @@ class CountUnderPrice(TaskTemplate):
                     "count": count,
                     "total": len(prices),
                 }
+        raise SamplingError(
+            f"no department and budget with some but not most products under it ({MAX_DRAWS} draws)"
+        )
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         department, budget = params["department"], params["budget"]

@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -43,13 +45,15 @@ class EditAddress(TaskTemplate):
         addresses = world.query("shop", _ADDRESSES, (PERSONA_ID,))
         address = rng.choice(addresses)
         field = rng.choice(sorted(FIELDS))
-        while True:
+        for _ in range(MAX_DRAWS):
             if field == "street":
                 value = f"{rng.randint(12, 9800)} {rng.choice(STREETS)} {rng.choice(SUFFIXES)}"
             else:
                 value = f"({rng.randint(201, 989)}) 555-{rng.randint(100, 9999):04d}"
             if value != address[field]:
                 break
+        else:
+            raise SamplingError(f"no new {field} in {MAX_DRAWS} draws")
         other = rng.choice([a for a in addresses if a["id"] != address["id"]])
         return {
             "address_id": address["id"],

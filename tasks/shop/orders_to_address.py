@@ -10,7 +10,9 @@ from datetime import datetime
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -48,8 +50,7 @@ class OrdersToAddress(TaskTemplate):
         addresses = world.query(
             "shop", "SELECT * FROM addresses WHERE user_id = ? ORDER BY id", (PERSONA_ID,)
         )
-        label, street, numbers = "", "", []
-        while not numbers:
+        for _ in range(MAX_DRAWS):
             address = rng.choice(addresses)
             label, street = address["label"], address["street"]
             sent = [o for o in orders if o["ship_street"] == street]
@@ -58,8 +59,10 @@ class OrdersToAddress(TaskTemplate):
             # Since the day of one of them: the older ones, and those sent elsewhere, are out.
             since = rng.choice(sent)["created_at"][:10]
             numbers = [o["number"] for o in sent if o["created_at"][:10] >= since]
-            if len(numbers) == len(orders):
-                numbers = []
+            if len(numbers) < len(orders):
+                break
+        else:
+            raise SamplingError(f"no address with some but not all orders in {MAX_DRAWS} draws")
         return {
             "label": label,
             "street": street,

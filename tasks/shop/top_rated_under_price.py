@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -35,7 +37,7 @@ class TopRatedUnderPrice(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         categories = world.query("shop", "SELECT id, slug, name FROM categories ORDER BY id")
-        while True:
+        for _ in range(MAX_DRAWS):
             category = rng.choice(categories)
             products = world.query(
                 "shop",
@@ -59,6 +61,7 @@ class TopRatedUnderPrice(TaskTemplate):
                     "best_overall": products[0]["name"],
                     "candidates": [p["name"] for p in products],
                 }
+        raise SamplingError(f"no category and budget with a clear winner in {MAX_DRAWS} draws")
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         category, budget = params["category"], params["budget"]

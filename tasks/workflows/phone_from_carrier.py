@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -47,9 +49,12 @@ class PhoneFromCarrier(TaskTemplate):
         """Delivers the carrier's e-mail, with the new number, into the mailbox."""
         carrier = rng.choice(CARRIERS)
         current = world.query("shop", _PROFILE, (PERSONA_ID,))[0]["phone"]
-        phone = current
-        while phone == current:
+        for _ in range(MAX_DRAWS):
             phone = f"({rng.randint(201, 989)}) 555-{rng.randint(1000, 9999)}"
+            if phone != current:
+                break
+        else:
+            raise SamplingError(f"no phone number other than the current one in {MAX_DRAWS} draws")
         deliver_mail(
             world,
             carrier,

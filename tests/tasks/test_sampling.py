@@ -1,0 +1,84 @@
+"""A template's sampling always ends: on a world with no instance of it, the reset fails at once
+with the template and the seed named, instead of drawing forever (which held a training loop's
+reset, and a test worker, for good)."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webenv.errors import SamplingError
+from webenv.tasks import MAX_DRAWS, TaskTemplate, templates
+from webenv.world import World
+
+TASKS = Path(__file__).resolve().parents[2] / "tasks"
+
+
+def _sampling_loops() -> list[str]:
+    """The ``while`` loops in the built-in templates' ``sample`` methods."""
+    found = []
+    for path in sorted(TASKS.rglob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name == "sample":
+                found += [
+                    f"{path.relative_to(TASKS)}:{loop.lineno}"
+                    for loop in ast.walk(node)
+                    if isinstance(loop, ast.While)
+                ]
+    return found
+
+
+def test_no_sampling_loop_is_a_bare_while():
+    assert _sampling_loops() == [], (
+        "draw with `for _ in range(MAX_DRAWS):` and raise SamplingError after the loop"
+    )
+
+
+class _Impossible(TaskTemplate):
+    """A template whose instances the world never has."""
+
+    name = "tests.impossible"
+    sites = ("mail",)
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        for _ in range(MAX_DRAWS):
+            if rng.random() > 1:
+                return {}
+        raise SamplingError(f"no number above 1 in {MAX_DRAWS} draws")
+
+
+def test_a_world_without_an_instance_fails_the_reset_naming_template_and_seed():
+    world = World(("mail",))
+    try:
+        world.restore(3)
+        with pytest.raises(SamplingError, match=r"tests\.impossible .* seed 3: no number above 1"):
+            _Impossible().instantiate(3, world)
+    finally:
+        world.close()
+
+
+def test_the_cheapest_in_stock_is_drawn_among_brands_without_a_tie():
+    # Seed 57's shop has brands whose two cheapest products in stock cost the same; the
+    # template drew them again and again, forever.
+    template = templates()["shop.buy_cheapest_in_stock"]
+    world = World(template.sites)
+    try:
+        world.restore(57)
+        params = template.instantiate(57, world).params
+        prices = world.query(
+            "shop",
+            "SELECT p.price_cents FROM products p JOIN categories c ON c.id = p.category_id"
+            " WHERE c.name = ? AND p.brand = ? AND p.stock > 0 ORDER BY p.price_cents",
+            (params["category"], params["brand"]),
+        )
+        price = world.query(
+            "shop", "SELECT price_cents FROM products WHERE id = ?", (params["product_id"],)
+        )[0]["price_cents"]
+        assert price == prices[0]["price_cents"] < prices[1]["price_cents"]
+    finally:
+        world.close()
