@@ -1224,7 +1224,7 @@ _CONDITION_WORDS = (
     r"if|with|counting|including|incl|plus|when|once|unless|otherwise|depending|excluding"
     r"|without|minus|assuming|provided|except|adding|in case"
 )
-_CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b", re.IGNORECASE)
+_CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b|\bw/", re.IGNORECASE)
 _SPELLED_ANY = f"(?:{SPELLED.pattern})"
 #: A number in one or two words ("three", "twenty-one"): what a relative value is counted in;
 #: bounded, so that a long run of number words is read once, not once from each of its words.
@@ -1257,7 +1257,7 @@ _LOOSE_VALUE = re.compile(
     rf"(?P<rel>{_RELATIVE})"
     r"|(?P<dozen>\b(?:a\s+)?(?P<baker>baker'?s\s+)?dozen(?:\s+and\s+(?P<odd>one|a\s+half))?\b"
     rf"|\b(?:(?P<scores>{_FEW_WORDS}|a)\s+)?score(?:\s+and\s+(?P<over>{_FEW_WORDS}))?\b)"
-    r"|(?P<num>(?<![\w.,])\$?[0-9]+(?:[.,:][0-9]+)*(?:st|nd|rd|th)?(?![\w]))"
+    r"|(?P<num>(?<![\w.,])\$?[0-9]+(?:[.,:][0-9]+)*(?:st|nd|rd|th)?(?![\w]|[.,:][0-9]))"
     rf"|(?P<word>{_SPELLED_ANY})"
     r"|(?P<roman>\b(?:[IVXLCDM]{2,}|[ivxlcdm]{2,})\b)",
     re.IGNORECASE,
@@ -1265,9 +1265,10 @@ _LOOSE_VALUE = re.compile(
 _ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
 #: What an offered value is followed by: the end of its clause, a condition, a unit of money.
 _ALT_FOLLOW = re.compile(
-    rf"\s*(?:$|[.,;:!?)\]\"'*-]|(?:{_CONDITION_WORDS}|more|less|fewer|extra|later|earlier"
+    rf"\s*(?:$|[.,;:!?)\]\"'*]|-(?![0-9])|(?:{_CONDITION_WORDS}|more|less|fewer|extra|later|earlier"
     r"|sooner|instead|total|in\s+total|altogether|overall|all\s+told|then|dollars?|bucks|usd"
-    r"|cents|now|or)\b)",
+    r"|cents|now|or|after|before|post|pre|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b"
+    r"|w/)",
     re.IGNORECASE,
 )
 #: What names a number for what it is, right before it: an order's, a card's, a room's number.
@@ -1275,7 +1276,8 @@ _ALT_LABEL = re.compile(
     r"(?:\b(?:order|invoice|receipt|ticket|case|ref|reference|account|acct|confirmation|item"
     r"|page|line|row|seat|flight|code|version|step|part|chapter|no|number|nr|zip|box|ext"
     r"|extension|apt|unit|room|suite|ste|gate|platform|floor|id|sku|model|card|visa|mastercard"
-    r"|amex|ending(?:\s+in)?|ends(?:\s+in|\s+with)?)|[#*x])\s*[:#.]?\s*$",
+    r"|amex|ending(?:\s+in)?|ends(?:\s+in|\s+with)?|size|sizes|qty|quantity|pack|of\s+the"
+    r"|among\s+the|both|all)|[#*x])\s*[:#.]?\s*$",
     re.IGNORECASE,
 )
 _YEAR_BEFORE = re.compile(
@@ -1322,7 +1324,7 @@ def _loose_number(match: re.Match[str]) -> Decimal | None:
 #: Per kind, the values :func:`_alternative_value` passes over as the answer's own kind read
 #: strictly (the other readers already count a second one of them), and percentages.
 _OWN_VALUES: dict[str, tuple[re.Pattern[str], ...]] = {
-    "money": (_MARKED_MONEY, _RATING, _TALLY),
+    "money": (_MARKED_MONEY, _SPELLED_MONEY, _RATING, _TALLY),
     "number": (_MARKED_MONEY, _RATING),
     "date": _DATES,
     "time": _TIMES,
@@ -1330,19 +1332,25 @@ _OWN_VALUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "identifier": (_MIXED_TOKEN,),
 }
 _PERCENT = re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.IGNORECASE)
+#: The kinds whose answer is one value among numbers of other things: beside it, a bare value
+#: (no label, no thing it counts) offers another, with or without a condition ("$19.23 (was
+#: 22)", "2:30 PM (the invite says 3)", "March 4 (the 5th after the delay)").
+_BARE_IS_ANOTHER = frozenset({"money", "date", "time"})
 
 
 def _alternative_value(text: str, kind: str, value: Any) -> str:
     """What offers a second value of the answer's kind beside it under a condition or relative
     to it (empty if nothing does): "$19.23 (22 with shipping)", "5 (one more counting the
     archive)", "March 4 (the day after if it was placed late)", "7, plus one", "(928)
-    555-3408 (the other line ends in 10)". An "if" or a "with" far from any such value ("Let
-    me know if you need anything else"), and a number labelled as another kind's ("order
-    1042", "the Visa ending 4242", "3 items"), offer nothing."""
-    text = _skeleton(text)
+    555-3408 (the other line ends in 10)"; for an amount, a date or a time, a bare value with
+    no condition too ("$19.23 (was 22)", "2:30 PM (the invite says 3)"). An "if" or a "with"
+    far from any such value ("Let me know if you need anything else"), and a number labelled
+    as another kind's ("order 1042", "the Visa ending 4242", "3 items", "size 10"), offer
+    nothing."""
+    # The answer's own kind first, whole ("2:30pm" is a time, not 2 and an identifier).
+    text = _blank(_skeleton(text), *_OWN_VALUES.get(kind, ()), _PERCENT)
     for pattern in _OTHER_KINDS.get(kind, ()):
         text = _blank(text, pattern)
-    text = _blank(text, *_OWN_VALUES.get(kind, ()), _PERCENT)
     if kind in ("phone", "identifier"):
         tail = str(value)
         for match in _ENDING.finditer(text):
@@ -1370,10 +1378,14 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     cuts = [0, *(i for m in _ASIDE_END.finditer(text) for i in m.span()), len(text)]
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
-        if not conditions:
+        if not conditions and kind not in _BARE_IS_ANOTHER:
             continue
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
             if not _offered(text, match, kind, value, stop, begin):
+                continue
+            if not conditions:
+                if match["num"] or match["word"] or match["roman"]:
+                    return f"{match[0].strip()!r} offers another"
                 continue
             start, end = match.span()
             for c_start, c_end in conditions:
