@@ -1277,7 +1277,10 @@ _ALT_LABEL = re.compile(
     r"|page|line|row|seat|flight|code|version|step|part|chapter|no|number|nr|zip|box|ext"
     r"|extension|apt|unit|room|suite|ste|gate|platform|floor|id|sku|model|card|visa|mastercard"
     r"|amex|ending(?:\s+in)?|ends(?:\s+in|\s+with)?|size|sizes|qty|quantity|pack|of\s+the"
-    r"|among\s+the|both|all)|[#*x])\s*[:#.]?\s*$",
+    r"|among\s+the|both|all|volume|vol|issue|edition|build|release|week|sprint|session"
+    r"|section|form|policy|claim|request|incident|booking|transaction|po|store|track|stop"
+    r"|door|pier|counter|lot|channel|bus|route|exit|locker|passcode|pin|isbn)|[#*x])"
+    r"\s*[:#.]?\s*$",
     re.IGNORECASE,
 )
 _YEAR_BEFORE = re.compile(
@@ -1290,7 +1293,13 @@ _MORE_COUNT = re.compile(
     r"|fewer|less)\b(?!\s+(?:than|thing|things|question|questions|time|times|note|notes"
     r"|detail|details|step|steps|minute|minutes|seconds?|days?|moment)\b)"
     rf"|\bplus\s+(?:{_FEW_WORDS}|[0-9]+)\b|\banother\s+(?:one|{_FEW_WORDS}|[0-9]+)\b"
-    r"|(?<![\w+])\+\s?[0-9]+\b",
+    r"|(?<![\w+])\+\s?[0-9]+\b"
+    # one more thing of the kind counted, held apart: "plus the draft", "(and one in Spam)",
+    # "there's also one in Archive", "Spam holds a sixth"
+    r"|\bplus\s+(?:the|a|an|one|its|their|that|those|these)\b"
+    r"|\b(?:and|also|with)\s+(?:one|a|an)\s+(?:more\s+|other\s+)?(?:in|from|on|under|at)\b"
+    r"|\bthere(?:'s| is| are)\s+also\s+(?:one|a|an|some)\b"
+    r"|\ban?\s+(?:third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\b(?!\s+of\b)",
     re.IGNORECASE,
 )
 #: Another phone number or id told by its last digits: "the same but ending in 10", "the one
@@ -1332,21 +1341,26 @@ _OWN_VALUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "identifier": (_MIXED_TOKEN,),
 }
 _PERCENT = re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.IGNORECASE)
-#: The kinds whose answer is one value among numbers of other things: beside it, a bare value
-#: (no label, no thing it counts) offers another, with or without a condition ("$19.23 (was
-#: 22)", "2:30 PM (the invite says 3)", "March 4 (the 5th after the delay)").
-_BARE_IS_ANOTHER = frozenset({"money", "date", "time"})
+#: Beside an amount, a date or a time, what reports another value as the answer's kind like a
+#: condition does: another source's or another moment's ("$19.23 (was 22)", "(the receipt says
+#: 22)", "(22 after tax)", "(22 w/ shipping)", "2:30 PM (the invite shows 3)").
+_REPORTED_KINDS = frozenset({"money", "date", "time"})
+_REPORTED = re.compile(
+    r"\b(?:was|were|used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
+    r"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b",
+    re.IGNORECASE,
+)
 
 
 def _alternative_value(text: str, kind: str, value: Any) -> str:
     """What offers a second value of the answer's kind beside it under a condition or relative
     to it (empty if nothing does): "$19.23 (22 with shipping)", "5 (one more counting the
     archive)", "March 4 (the day after if it was placed late)", "7, plus one", "(928)
-    555-3408 (the other line ends in 10)"; for an amount, a date or a time, a bare value with
-    no condition too ("$19.23 (was 22)", "2:30 PM (the invite says 3)"). An "if" or a "with"
-    far from any such value ("Let me know if you need anything else"), and a number labelled
-    as another kind's ("order 1042", "the Visa ending 4242", "3 items", "size 10"), offer
-    nothing."""
+    555-3408 (the other line ends in 10)"; for an amount, a date or a time, one reported as
+    another source's or moment's too ("$19.23 (was 22)", "2:30 PM (the invite says 3)"). An
+    "if" or a "with" far from any such value ("Let me know if you need anything else"), and a
+    number labelled as another kind's ("order 1042", "the Visa ending 4242", "3 items", "size
+    10"), offer nothing."""
     # The answer's own kind first, whole ("2:30pm" is a time, not 2 and an identifier).
     text = _blank(_skeleton(text), *_OWN_VALUES.get(kind, ()), _PERCENT)
     for pattern in _OTHER_KINDS.get(kind, ()):
@@ -1378,14 +1392,12 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     cuts = [0, *(i for m in _ASIDE_END.finditer(text) for i in m.span()), len(text)]
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
-        if not conditions and kind not in _BARE_IS_ANOTHER:
+        if kind in _REPORTED_KINDS:
+            conditions += [m.span() for m in _REPORTED.finditer(text, begin, stop)]
+        if not conditions:
             continue
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
             if not _offered(text, match, kind, value, stop, begin):
-                continue
-            if not conditions:
-                if match["num"] or match["word"] or match["roman"]:
-                    return f"{match[0].strip()!r} offers another"
                 continue
             start, end = match.span()
             for c_start, c_end in conditions:
