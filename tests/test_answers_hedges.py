@@ -196,6 +196,12 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("7 unread. Spam holds an eighth.", False),
             ("7 unread, plus a newsletter I already read.", False),
             ("7 unread messages, the fifth of them from Ann.", True),
+            # a count out of a total: the total is no second count
+            ("7 out of 12 items are in stock.", True),
+            ("7 of the 10 invitees declined.", True),
+            ("7 of 12.", True),
+            ("7 out of 12, maybe 8.", False),
+            ("7 (or 8 out of 12)", False),
             ("7; close second", False),
         ],
     ),

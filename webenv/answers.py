@@ -476,7 +476,17 @@ def _numbers(text: str) -> _Found:
     return _Found(tuple(values), tuple(invalid))
 
 
+#: A count out of a total ("3 out of 7 items", "3 of the 10 invitees"): the total is no second
+#: count. A rating out of its scale ("4 out of 5 stars", "4.5 out of 5") is read as a rating.
+_OUT_OF = re.compile(
+    r"(?<![0-9,.])([0-9]+)(\s+(?:out\s+of|of)\s+(?:the\s+|all\s+(?:the\s+)?)?"
+    rf"{_NUM})\b(?![.,][0-9]|\s*(?:stars?|points?|%|percent)\b)",
+    re.IGNORECASE,
+)
+
+
 def _counts(text: str) -> _Found:
+    text = _OUT_OF.sub(lambda match: match[1] + " " * len(match[2]), text)
     text = _without_other_kinds(_blank(text, _MARKED_MONEY, _RATING))
     found = _numbers(text)
     if found.values or found.invalid:
