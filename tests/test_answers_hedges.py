@@ -188,14 +188,11 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("7 tickets; the runner-up agent had none.", True),
             ("7. If that number fails to match the sidebar, refresh.", True),
             ("7 (arguably)", False),
-            # one more of the thing counted, held apart
-            ("7 (plus the draft)", False),
-            ("7, plus the one in Spam", False),
-            ("7 (and one in Spam)", False),
-            ("7. There's also one in Archive.", False),
-            ("7 unread. Spam holds an eighth.", False),
-            ("7 unread, plus a newsletter I already read.", False),
-            ("7 unread messages, the fifth of them from Ann.", True),
+            # a count broken down: one of the things counted, described
+            ("7 unread messages, with one from your manager flagged as important.", True),
+            ("You placed 7 orders in March, with one on backorder.", True),
+            ("7 forms await your signature. There's also a link to sign them all at once.", True),
+            ("7 unread. I refreshed a third time to make sure none had just arrived.", True),
             # a count out of a total: the total is no second count
             ("7 out of 12 items are in stock.", True),
             ("7 of the 10 invitees declined.", True),

@@ -1303,13 +1303,7 @@ _MORE_COUNT = re.compile(
     r"|fewer|less)\b(?!\s+(?:than|thing|things|question|questions|time|times|note|notes"
     r"|detail|details|step|steps|minute|minutes|seconds?|days?|moment)\b)"
     rf"|\bplus\s+(?:{_FEW_WORDS}|[0-9]+)\b|\banother\s+(?:one|{_FEW_WORDS}|[0-9]+)\b"
-    r"|(?<![\w+])\+\s?[0-9]+\b"
-    # one more thing of the kind counted, held apart: "plus the draft", "(and one in Spam)",
-    # "there's also one in Archive", "Spam holds a sixth"
-    r"|\bplus\s+(?:the|a|an|one|its|their|that|those|these)\b"
-    r"|\b(?:and|also|with)\s+(?:one|a|an)\s+(?:more\s+|other\s+)?(?:in|from|on|under|at)\b"
-    r"|\bthere(?:'s| is| are)\s+also\s+(?:one|a|an|some)\b"
-    r"|\ban?\s+(?:third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\b(?!\s+of\b)",
+    r"|(?<![\w+])\+\s?[0-9]+\b",
     re.IGNORECASE,
 )
 #: Another phone number or id told by its last digits: "the same but ending in 10", "the one
