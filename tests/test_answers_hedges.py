@@ -197,6 +197,7 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("7 out of 12 items are in stock.", True),
             ("7 of the 10 invitees declined.", True),
             ("7 of 12.", True),
+            ("You have 7 starred messages.", True),
             ("7 out of 12, maybe 8.", False),
             ("7 (or 8 out of 12)", False),
             ("7; close second", False),

@@ -129,7 +129,7 @@ _MIXED_TOKEN = re.compile(
     r"\b(?=[A-Za-z0-9-]{0,64}[0-9])(?=[A-Za-z0-9-]{0,64}[A-Za-z])[A-Za-z0-9-]+\b"
 )
 _RATING = re.compile(
-    rf"(?<![0-9,.]){_NUM}(?:\.[0-9]+)?\s*(?:stars?|out of [0-9]+|%|percent)"
+    rf"(?<![0-9,.]){_NUM}(?:\.[0-9]+)?\s*(?:stars?\b|out of [0-9]+|%|percent\b)"
     r"|\brat(?:ing|ed)\s+(?:of\s+)?[0-9](?:\.[0-9]+)?"
     r"(?:\s?/\s?(?:5|10)|\s*(?:stars?|out of [0-9]+))?"
     r"|\b[0-9]\.[0-9]+[\s-]+(?:average\s+|star\s+|customer\s+)*ratings?\b"
