@@ -51,7 +51,7 @@ def spellings(key: str, value: Any) -> set[str]:
 
 def secrets(view: webenv.GraderView, goal: str) -> dict[str, str]:
     """What the agent must not find in ``info``, each with where it comes from: the task's
-    parameters that the goal does not state, the plan's parameters (one-time codes, salts),
+    parameters and the plan's (one-time codes, salts) that the goal does not state,
     the paths perturbations struck on, and the check's messages."""
     found: dict[str, str] = {}
     stated = goal.lower()
@@ -62,7 +62,9 @@ def secrets(view: webenv.GraderView, goal: str) -> dict[str, str]:
     for item in view.perturbations["plan"]:
         for key, value in scalars(item["params"]):
             for text in spellings(key, value):
-                found[text] = f"{item['kind']} {key}"
+                # (a popup's delay of 600 ms is no secret where the goal's phone is (600) …)
+                if text.lower() not in stated:
+                    found[text] = f"{item['kind']} {key}"
     for event in view.events:
         if len(event.get("path", "")) >= MIN_LENGTH:
             found[event["path"]] = f"{event['kind']} path"
