@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from playwright.sync_api import expect
+
 
 def test_search_read_history_and_open_a_ticket(live_world):
     world = live_world("mail", "help", seed=2)
@@ -14,7 +16,7 @@ def test_search_read_history_and_open_a_ticket(live_world):
     page.get_by_role("button", name="Search").first.click()
     assert "found" in page.locator(".result-count").inner_text()
     page.get_by_role("link", name="Our return policy").click()
-    assert page.get_by_text("Last updated").first.is_visible()
+    expect(page.get_by_text("Last updated").first).to_be_visible()
     page.get_by_role("link", name="Revision history").click()
     page.get_by_role("link", name="Revision 1").click()
     assert "older version" in page.get_by_role("note").inner_text()
@@ -22,7 +24,9 @@ def test_search_read_history_and_open_a_ticket(live_world):
 
     page.get_by_role("link", name="Contact support").first.click()
     page.get_by_role("button", name="Send request").click()
-    assert page.get_by_role("alert").is_visible()  # the error summary, nothing stored
+    # The error summary, nothing stored (is_visible() does not wait: it once looked at the
+    # page before the answer to the submission had replaced it).
+    expect(page.get_by_role("alert")).to_be_visible()
     page.get_by_label("Topic").select_option("Returns & refunds")
     page.get_by_label("Order number or reference (optional)").fill("NM-12345-6")
     page.get_by_label("Subject").fill("Refund not received")
