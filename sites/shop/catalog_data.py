@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 from datetime import datetime
 
 from .blurbs import description, review
@@ -43,18 +45,40 @@ def seed_catalog(seeder: Seeder, reviewers: list[tuple[int, str]]) -> None:
 def product_name(seeder: Seeder, department: Department, taken: set[str]) -> tuple[str, Noun, str]:
     """A brand, a kind of product and a name no other product of the store has."""
     rng = seeder.rng
-    while True:
+    for draws in itertools.count(1):
         brand, noun = rng.choice(department.brands), rng.choice(department.nouns)
-        words = [
-            brand if department.brand_in_name else "",
-            rng.choice(department.audiences),
-            rng.choice(department.adjectives),
-            noun.word,
-        ]
-        name = " ".join(word for word in words if word)
+        name = _name(department, brand, rng.choice(department.audiences),
+                     rng.choice(department.adjectives), noun)  # fmt: skip
         if name not in taken:
             taken.add(name)
             return brand, noun, name
+        if draws % _DRAWS_BEFORE_COUNTING == 0 and _names(department) <= taken:
+            raise RuntimeError(
+                f"The shop's {department.name} department has no product name left: all "
+                f"{len(_names(department))} are taken. Give it more brands, audiences, "
+                "adjectives or kinds of product, or fewer products."
+            )
+    raise AssertionError("unreachable")
+
+
+#: Draws of a taken name after which :func:`product_name` checks that a free one is left.
+_DRAWS_BEFORE_COUNTING = 200
+
+
+def _name(department: Department, brand: str, audience: str, adjective: str, noun: Noun) -> str:
+    words = [brand if department.brand_in_name else "", audience, adjective, noun.word]
+    return " ".join(word for word in words if word)
+
+
+@functools.cache
+def _names(department: Department) -> frozenset[str]:
+    """Every product name ``department`` can give."""
+    return frozenset(
+        _name(department, *words)
+        for words in itertools.product(
+            department.brands, department.audiences, department.adjectives, department.nouns
+        )
+    )
 
 
 def seed_product(

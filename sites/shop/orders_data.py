@@ -125,6 +125,12 @@ def repeat_history(seeder: Seeder, orders: list[PastOrder], home: sqlite3.Row) -
         if noun_of(row["name"]) not in kinds
     ]
     usual, returned = rng.sample(sized, k=2)
+    if all(noun_of(row["name"]) == noun_of(usual["name"]) for row in sized):
+        raise RuntimeError(
+            f"The shop's world of seed {seeder.seed} has no sized product of another kind than "
+            f"{usual['name']!r} (one in stock, in three sizes or more, of a kind no order "
+            "holds) to have been returned."
+        )
     while noun_of(returned["name"]) == noun_of(usual["name"]):
         returned = rng.choice(sized)
     usual_line = sized_line(seeder, rng, usual)

@@ -134,3 +134,35 @@ def test_building_a_store_is_fast(tmp_path: Path) -> None:
     started = time.process_time()
     build(tmp_path, 11, "fast.sqlite")
     assert time.process_time() - started < 1.0
+
+
+# -- draws that cannot end ---------------------------------------------------------------------
+
+
+def test_a_department_out_of_product_names_says_so_instead_of_drawing_forever() -> None:
+    from webenv.sites.shop.catalog_data import product_name
+    from webenv.sites.shop.seeding import Seeder
+    from webenv.sites.shop.vocab import Department, Noun
+
+    noun = Noun("Mug", 12.0, (), False)
+    tiny = Department("tiny", "Tiny", "", brands=("Acme",), adjectives=("Red",), nouns=(noun,))
+    seeder = Seeder(sqlite3.connect(":memory:"), 1, NOW, make_persona(1))
+    taken: set[str] = set()
+    assert product_name(seeder, tiny, taken) == ("Acme", noun, "Acme Red Mug")
+    with pytest.raises(RuntimeError, match="Tiny department has no product name left: all 1"):
+        product_name(seeder, tiny, taken)
+
+
+def test_a_store_with_one_kind_of_sized_product_says_it_has_none_to_have_returned(
+    tmp_path: Path,
+) -> None:
+    from webenv.sites.shop.orders_data import repeat_history
+    from webenv.sites.shop.seeding import Seeder
+
+    conn = sqlite3.connect(build(tmp_path, 2, "one-kind.sqlite"))
+    conn.row_factory = sqlite3.Row
+    conn.execute("UPDATE products SET name = 'Trailpeak No. ' || id || ' Hiking Jacket'")
+    seeder = Seeder(conn, 2, NOW, make_persona(2))
+    with pytest.raises(RuntimeError, match="no sized product of another kind"):
+        repeat_history(seeder, [], home=None)  # type: ignore[arg-type]
+    conn.close()
