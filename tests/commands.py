@@ -12,13 +12,22 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+#: ``python -m webenv.cli`` as a terminal starts it, with Ctrl-C's signal at its default. A
+#: child inherits an ignored signal: in full runs a pytest worker was seen passing SIGINT and
+#: SIGQUIT on ignored (/proc's SigIgn of the command; the pair a ``system()`` under way in
+#: another thread ignores), and the command then sat out the stop below for its 30 s.
+AS_FROM_A_TERMINAL = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('webenv.cli', run_name='__main__', alter_sys=True)"
+)
+
 
 def start_command(args: list[str], cwd: Path, first_words: str) -> tuple[subprocess.Popen, str]:
     """``webenv ARGS`` run in ``cwd`` without a display; the process, and the URL of the first
     line of its output that starts with ``first_words``."""
     env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "webenv.cli", *args],
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *args],
         cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     lines = []
