@@ -35,7 +35,7 @@ $(DEMO_VENV)/.installed: pyproject.toml setup.py $(DEMO_SOURCES)
 
 # Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
 # Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (some CI images set it): the
-# suite starts a few hundred Pythons (CLI runs, workers, Ray actors, servers), and each would
+# suite starts Pythons by the dozen (CLI runs, workers, Ray actors, servers), and each would
 # compile webenv from source again (0.4 s of CPU for `webenv --help`), and each pytest worker
 # would rewrite every test module's asserts again.
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 --dist loadgroup

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-#: ``python -m webenv.cli`` as a terminal starts it, with Ctrl-C's signal at its default. A
-#: child inherits an ignored signal: in full runs a pytest worker was seen passing SIGINT and
-#: SIGQUIT on ignored (/proc's SigIgn of the command; the pair a ``system()`` under way in
-#: another thread ignores), and the command then sat out the stop below for its 30 s.
+#: ``python -m webenv.cli`` as a terminal starts it, with Ctrl-C's signal at its default. An
+#: ignored signal is inherited: a suite started as a background job of a script (``make test
+#: &``) has SIGINT and SIGQUIT ignored in every process, as POSIX shells start such jobs, and
+#: the command then sat out the stop below for its 30 s.
 AS_FROM_A_TERMINAL = (
     "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
     "runpy.run_module('webenv.cli', run_name='__main__', alter_sys=True)"
