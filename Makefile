@@ -33,12 +33,14 @@ $(DEMO_VENV)/.installed: pyproject.toml setup.py $(DEMO_SOURCES)
 	@$(DEMO_PIP) install .
 	@touch $@
 
-# Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
 # Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (some CI images set it): the
 # suite starts Pythons by the dozen (CLI runs, workers, Ray actors, servers), and each would
 # compile webenv from source again (0.4 s of CPU for `webenv --help`), and each pytest worker
 # would rewrite every test module's asserts again.
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 --dist loadgroup
+unexport PYTHONDONTWRITEBYTECODE
+
+# Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
+PYTEST := $(BIN)/pytest -n 2 --dist loadgroup
 
 ## The test suite (real Chromium, real Flask, real SQLite): the unit and browser tiers, and this
 ## run's slice of the full matrix (its seed is printed; WEBENV_TEST_SEED=N repeats a run).
@@ -51,7 +53,7 @@ test-full: setup test-tools
 
 ## The tests that need no browser (seconds).
 test-unit: setup
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 -m unit
+	$(BIN)/pytest -n 2 -m unit
 
 ## verifiers' adapter against its real library, in a virtualenv of its own: verifiers 0.4 needs
 ## an older openenv than the dev environment's (see tests/test_verifiers.py).

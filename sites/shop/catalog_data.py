@@ -45,7 +45,9 @@ def seed_catalog(seeder: Seeder, reviewers: list[tuple[int, str]]) -> None:
 def product_name(seeder: Seeder, department: Department, taken: set[str]) -> tuple[str, Noun, str]:
     """A brand, a kind of product and a name no other product of the store has."""
     rng = seeder.rng
-    for draws in itertools.count(1):
+    draws = 0
+    while True:
+        draws += 1
         brand, noun = rng.choice(department.brands), rng.choice(department.nouns)
         name = _name(department, brand, rng.choice(department.audiences),
                      rng.choice(department.adjectives), noun)  # fmt: skip
@@ -58,7 +60,6 @@ def product_name(seeder: Seeder, department: Department, taken: set[str]) -> tup
                 f"{len(_names(department))} are taken. Give it more brands, audiences, "
                 "adjectives or kinds of product, or fewer products."
             )
-    raise AssertionError("unreachable")
 
 
 #: Draws of a taken name after which :func:`product_name` checks that a free one is left.
