@@ -22,6 +22,8 @@ qualifies the answer or offers another ("$41.37, arguably"), not "It was arguabl
 
 :func:`grade` never raises, whatever the text (impossible dates, huge numbers, control
 characters, empty): it returns a :class:`Grade` that says why the answer passed or failed.
+What it reads never depends on the value expected (:func:`_set_aside` sets numbers aside by
+their form alone), so no message passes for two different right answers.
 
 Kinds and how each is read:
 
@@ -216,7 +218,8 @@ _QUALIFIER = re.compile(
 #: "not sure", "I think", "probably", "I'd guess", "if that's the one", "Smith says
 #: otherwise", "… instead", "could also be", "might be B".
 _UNSURE = re.compile(
-    r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b|\bcan'?t be sure\b"
+    r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b|\bunclear\b"
+    r"|\bcan'?t be sure\b"
     r"|\bhard to (?:say|tell)\b|\b(?:I'?d |I would |I )?guess(?:ing)?\b|\bprobably\b"
     r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
     r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
@@ -486,6 +489,9 @@ _OUT_OF = re.compile(
 
 
 def _counts(text: str) -> _Found:
+    text = _SLASH_OUT_OF.sub(
+        lambda m: f"{m[1]} of {m[2]}" if int(m[1]) <= int(m[2]) else m[0], text
+    )
     text = _OUT_OF.sub(lambda match: match[1] + " " * len(match[2]), text)
     text = _without_other_kinds(_blank(text, _MARKED_MONEY, _RATING))
     found = _numbers(text)
@@ -981,6 +987,7 @@ def grade(
     others = tuple(str(c) for c in candidates)
     if kind == "date":
         text = _without_asides(text, year)
+    text = _set_aside(kind, text)
     result = _grade(kind, text, expected, year, others)
     if not result.passed:
         return result
@@ -1017,6 +1024,84 @@ def grade(
     if offered:
         return Grade(False, f"{result.reason}, but {offered}: a hedge", result.value)
     return result
+
+
+#: An amount named as a part of the whole, with its connective: "(including $3.12 tax)",
+#: "plus $5.99 shipping", "$3.12 in tax", "tax of $3.12", "shipping: $5.99".
+_PART_NOUN = (
+    r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip|discount"
+    r"|coupon|savings"
+)
+_CENTS = r"(?:\.[0-9]{1,2})?"
+_AMOUNT = rf"(?:-\s?)?(?:\$\s?{_NUM}{_CENTS}|{_NUM}{_CENTS}\s?(?:dollars|usd))"
+_CONNECTIVE = (
+    r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|plus|with|and|of\s+which|\+)\s+)?(?:an?\s+)?"
+)
+_PART = re.compile(
+    rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for))?\s+(?:{_PART_NOUN})\b(?:\s+(?:included|incl\.?))?"
+    rf"|{_CONNECTIVE}\b(?:{_PART_NOUN})(?:\s+(?:of|was|is|came\s+to|=)|\s*:)?\s*{_AMOUNT}",
+    re.IGNORECASE,
+)
+#: A length of time beside a count: "in the last 30 days", "within 2 weeks", "3 days ago".
+_DURATION = re.compile(
+    r"(?:\b(?:in|within|over|during|for|from)\s+)?(?:\bthe\s+)?(?:\b(?:last|past|next|first)\s+)?"
+    rf"(?<![0-9.,]){_NUM}(?:\s+|-)(?:business\s+|calendar\s+|working\s+)?"
+    r"(?:second|minute|hour|day|week|month|year)s?\b(?:\s+ago\b)?",
+    re.IGNORECASE,
+)
+#: A count out of a total written with a slash before what is counted: "7/10 invitees".
+_SLASH_OUT_OF = re.compile(r"(?<![0-9/.,])([0-9]{1,4})/([0-9]{1,4})(?=\s+[A-Za-z]{3,})")
+#: Addends worked into the answer: "$38.25 + $3.12 = $41.37", "4 + 3 = 7".
+_SUMMAND = rf"(?:\$\s?)?{_NUM}(?:\.[0-9]+)?"
+_SUMMANDS = re.compile(_SUMMAND)
+_WORKED_SUM = re.compile(
+    rf"(?<![0-9.,$])({_SUMMAND}(?:\s*(?:\+|\bplus\b)\s*{_SUMMAND})+)\s*=\s*(?=({_SUMMAND}))",
+    re.IGNORECASE,
+)
+#: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
+#: the sentence ("$41.37: $38.25 for the shirt and $3.12 in tax").
+_BREAKDOWN = re.compile(
+    r"\s*(?:[(\[]([^()\[\]]{1,200})[)\]]"  # in brackets
+    r"|(?::|\s-+)\s+((?:[^.;!?\n()]|\.(?=[0-9])){1,200}))"  # to the sentence's end
+)
+#: Breakdowns looked at in one message (each reads the text before it).
+_MAX_BREAKDOWNS = 16
+#: What offers the part after it as another answer: "(or $3.12 tax)".
+_OFFERED_BEFORE = re.compile(r"(?:\bor|\beither|/)\W*$", re.IGNORECASE)
+
+
+def _summands(text: str) -> list[Decimal]:
+    values = (_decimal(m[0].replace("$", "").replace(" ", "")) for m in _SUMMANDS.finditer(text))
+    return [value for value in values if value is not None]
+
+
+def _set_aside(kind: str, text: str) -> str:
+    """``text`` with the numbers beside a money or number answer that are no second answer
+    blanked: addends that sum to the value they follow or lead to ("3 tickets (2 about
+    billing, 1 about shipping)", "$38.25 + $3.12 = $41.37"); for money, an amount named as a
+    part of the whole ("including $3.12 tax"); for a count, a length of time ("in the last 30
+    days"); each only where a value not set aside remains, so the answer read never depends on
+    the value expected."""
+    if kind not in ("money", "number"):
+        return text
+    read = _money if kind == "money" else _counts
+
+    def worked(match: re.Match[str]) -> str:
+        total = _decimal(match[2].replace("$", "").replace(" ", ""))
+        sums = total is not None and sum(_summands(match[1])) == total
+        return " " * len(match[0]) if sums else match[0]
+
+    text = _WORKED_SUM.sub(worked, text)
+    for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
+        inside = read(match[1] or match[2]).values
+        before = read(text[: match.start()]).values
+        if len(inside) > 1 and before and sum(inside) == before[-1]:
+            text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
+    aside = _PART if kind == "money" else _DURATION
+    blanked = aside.sub(
+        lambda m: m[0] if _OFFERED_BEFORE.search(text[: m.start()]) else " " * len(m[0]), text
+    )
+    return blanked if blanked != text and read(blanked).values else text
 
 
 #: A date set aside in brackets as another event's ("Sabrina's e-mail (sent December 30)

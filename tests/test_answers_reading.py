@@ -1,0 +1,236 @@
+"""The answer read from a message never depends on the value the grader expects.
+
+A hedge is worth something to a policy only if one message earns the reward for more than one
+truth. So the first property here: no message, whatever it offers, passes for two different
+expected values. The second: numbers a careful person writes beside an amount or a count that
+are not a second answer are set aside, the same way whatever the answer: a breakdown that sums
+to the value ("3 tickets (2 about billing, 1 about shipping)", "$38.25 + $3.12 = $41.37"), a part
+named as a part ("including $3.12 tax"), a length of time beside a count ("in the last 30 days"),
+a count out of a total written with a slash ("7/10 invitees").
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import date, time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webenv.answers import grade
+
+#: (expected cents, [(text, passes)])
+MONEY_ROWS = [
+    # a part of the whole, named as one
+    ("$41.37 including $3.12 tax", True),
+    ("The total was $41.37, including $3.12 tax.", True),
+    ("$41.37 (including $3.12 tax)", True),
+    ("$41.37 with $5.99 shipping included", True),
+    ("Total $41.37 (tax: $3.12)", True),
+    ("Order NM-10234-5 came to $41.37 - shipping $5.99, tax $3.12.", True),
+    ("$41.37 after a $5.00 discount", True),
+    # a breakdown that sums to the answer, in brackets, after a colon, or worked
+    ("$41.37 ($38.25 + $3.12 tax)", True),
+    ("$41.37 ($35.00 items, $6.37 shipping)", True),
+    ("It came to $41.37: $38.25 for the shirt and $3.12 in tax.", True),
+    ("$38.25 + $3.12 = $41.37", True),
+    ("$41.37 ($40 + $1.37)", True),
+    # still a second amount
+    ("$41.37, of which $3.12 was tax", False),  # not a form read as a part
+    ("$41.37 ($44.49 with shipping)", False),
+    ("$41.37, or $44.49 with $3.12 tax", False),
+    ("$41.37 or $44.49 including $3.12 tax", False),
+    ("$41.37 or $44.49 (tax $3.12)", False),
+    ("$41.37/$44.49 incl. $3.12 tax", False),
+    ("$41.37 (or $3.12 tax)", False),
+    ("$41.37 ($40 + $2)", False),  # addends that do not sum to it are amounts
+    ("$38.25 + $3.12 = $41.37, maybe $44.49", False),
+    ("$41.37 or $38.25 + $3.12", False),
+    # the part is not the answer, nor a wrong whole beside its part
+    ("$44.49 including $3.12 tax", False),
+    ("$3.12 tax", False),
+]
+COUNT_ROWS = [
+    ("7 orders in the last 30 days", True),
+    ("You got 7 messages from her within 2 weeks.", True),
+    ("7 (the last one 3 days ago)", True),
+    ("7 open tickets (4 about billing, 3 about shipping)", True),
+    ("7 (4 in the Inbox + 3 archived)", True),
+    ("4 + 3 = 7", True),
+    ("7/10 invitees declined", True),
+    ("7 out of 10 invitees declined", True),
+    ("7 of the 8 declined; the 8th is unclear", False),
+    ("7 (8 in the last 30 days)", False),
+    ("7, or 8 over 2 weeks", False),
+    ("7 in the last 30 days, 9 in the last 60 days", False),
+    ("7 (4 + 2)", False),
+    ("4 + 3 = 7, or 8", False),
+    ("7 (4 + 4)", False),
+    ("30 days", False),
+    ("8/10 invitees", False),
+    ("7 or 8 (3 days ago)", False),
+    ("7 (3 + 4) or 9 (5 + 4)", False),
+]
+
+
+@pytest.mark.parametrize(("text", "ok"), MONEY_ROWS)
+def test_an_amount_beside_its_parts(text, ok):
+    result = grade("money", text, 4137)
+    assert result.passed is ok, result.reason
+
+
+@pytest.mark.parametrize(("text", "ok"), COUNT_ROWS)
+def test_a_count_beside_its_parts_and_a_length_of_time(text, ok):
+    result = grade("number", text, 7)
+    assert result.passed is ok, result.reason
+
+
+def test_a_lone_part_is_read_when_it_is_all_there_is():
+    # A question about the tax is answered with the tax alone.
+    assert grade("money", "$3.12 in tax", 312).passed
+    assert grade("money", "Tax: $3.12", 312).passed
+    assert grade("number", "30 days", 30).passed
+
+
+#: Ways of putting a second value beside the first: offered, set apart, reported, listed.
+FRAMES = [
+    "{a} or {b}",
+    "either {a} or {b}",
+    "{a}/{b}",
+    "{a} - {b}",
+    "{a} (maybe {b})",
+    "{a}, {b}",
+    "{a} and {b}",
+    "{a}; {b}",
+    "{a}\n{b}",
+    "Answer: {a}\nAlt: {b}",
+    "{a} (or {b})",
+    "{a}, unless it's {b}",
+    "{a}. Actually {b}.",
+    "{a}? {b}?",
+    "{a} ({b} on the receipt)",
+    "{a}. The receipt says {b} though.",
+    "{a}, as well as {b}",
+    "{a} (plus {b})",
+    "{a} vs {b}",
+    "{a} [{b}]",
+    "{a} ({b})",
+    "{a}: {b}",
+    "between {a} and {b}",
+    "{a} to {b}",
+    "{a} if new, {b} if old",
+    "{a} now, {b} earlier",
+    "{a} {b}",
+    "It is {a}. It was {b}.",
+    "{a} (the other one is {b})",
+    "{a} including {b} tax",
+    "{a} ({b} + {b})",
+    "{b} + {a} = {a}",
+    "{a} in the last {b} days",
+]
+
+
+def _money_forms(cents: int) -> list[str]:
+    amount = f"{cents // 100}.{cents % 100:02d}"
+    return [f"${amount}", amount, f"{amount} dollars", f"USD {amount}"]
+
+
+def _time_forms(value: time) -> list[str]:
+    hour = value.hour % 12 or 12
+    return [f"{hour}:{value.minute:02d} {'PM' if value.hour >= 12 else 'AM'}", f"{value:%H:%M}"]
+
+
+#: kind → (pairs of values, the ways each is written, options)
+VALUES = {
+    "money": ([(4137, 4412), (4137, 312), (500, 4137)], _money_forms, {}),
+    "number": ([(7, 8), (7, 1), (3, 30)], lambda n: [str(n), f"{n} messages"], {}),
+    "date": (
+        [(date(2026, 3, 4), date(2026, 3, 5)), (date(2026, 3, 4), date(2026, 4, 3))],
+        lambda d: [d.isoformat(), f"{d:%B} {d.day}, {d.year}", f"{d.month}/{d.day}/{d.year}"],
+        {"year": 2026},
+    ),
+    "time": ([(time(14, 30), time(15, 0)), (time(9, 0), time(10, 30))], _time_forms, {}),
+    "identifier": (
+        [("1Z999AA10123456784", "1Z999AA10123456785"), ("NM-78094-8", "NM-78095-1")],
+        lambda v: [v, v.lower()],
+        {},
+    ),
+}
+TWO_VALUE_CASES = [
+    pytest.param(kind, a, b, options, id=f"{kind}-{a}-{b}")
+    for kind, (pairs, _, options) in VALUES.items()
+    for a, b in pairs
+]
+
+
+@pytest.mark.parametrize(("kind", "a", "b", "options"), TWO_VALUE_CASES)
+def test_no_message_passes_for_two_truths(kind, a, b, options):
+    forms = VALUES[kind][1]
+    both = [
+        text
+        for frame in FRAMES
+        for first, second in itertools.product(forms(a), forms(b))
+        for text in (frame.format(a=first, b=second), frame.format(a=second, b=first))
+        if grade(kind, text, a, **options).passed and grade(kind, text, b, **options).passed
+    ]
+    assert not both
+
+
+NAMES = ["Harbor Tote XL", "Canvas Tote", "Dune Backpack", "trip-notes.docx"]
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+def test_no_message_names_two_candidates_and_passes_for_both(frame):
+    for a, b in itertools.permutations(NAMES, 2):
+        text = frame.format(a=a, b=b)
+        passes = [
+            name
+            for name in (a, b)
+            if grade("name", text, name, candidates=[n for n in NAMES if n != name]).passed
+        ]
+        assert len(passes) < 2, text
+
+
+FILLER = st.sampled_from(
+    [
+        " ",
+        ", ",
+        " or ",
+        " (",
+        ") ",
+        ". ",
+        " + ",
+        " = ",
+        " including ",
+        " tax ",
+        " in the last ",
+        " days ",
+        " of ",
+        " out of ",
+        "/",
+        " maybe ",
+        " and ",
+        " - ",
+        ": ",
+        " shipping ",
+        " plus ",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    a=st.integers(1, 99),
+    b=st.integers(1, 99),
+    parts=st.lists(
+        st.tuples(FILLER, st.sampled_from(["{a}", "{b}", "{ma}", "{mb}", "12"])), max_size=6
+    ),
+)
+def test_any_mix_of_two_values_reads_as_one_answer_at_most(a, b, parts):
+    if a == b:
+        return
+    text = "".join(f"{filler}{token}" for filler, token in parts)
+    text = text.format(a=a, b=b, ma=f"${a}.37", mb=f"${b}.37")
+    for kind, (x, y) in (("number", (a, b)), ("money", (a * 100 + 37, b * 100 + 37))):
+        assert not (grade(kind, text, x).passed and grade(kind, text, y).passed), (kind, text)
