@@ -218,7 +218,7 @@ _QUALIFIER = re.compile(
 #: "not sure", "I think", "probably", "I'd guess", "if that's the one", "Smith says
 #: otherwise", "… instead", "could also be", "might be B".
 _UNSURE = re.compile(
-    r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b|\bunclear\b"
+    r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b"
     r"|\bcan'?t be sure\b"
     r"|\bhard to (?:say|tell)\b|\b(?:I'?d |I would |I )?guess(?:ing)?\b|\bprobably\b"
     r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
@@ -268,7 +268,7 @@ def _ranked(kind: str, text: str) -> re.Match[str] | None:
 #: A count offered with an exception, which offers the other count: "5, not counting the
 #: archived one", "5 if you leave out drafts".
 _EXCEPTION = re.compile(
-    r"\b(?:not|without) (?:counting|including)\b|\bexcluding\b"
+    r"\b(?:not|without) (?:counting|including)\b|\bexclud(?:ing|ed)\b"
     r"|\bif (?:you|we|I|one) (?:count|include|exclude|add|leave out|ignore|don'?t count)\b",
     re.IGNORECASE,
 )
@@ -406,10 +406,16 @@ def _dates(text: str, year: int | None) -> _Found:
     return _Found(tuple(values), tuple(invalid))
 
 
+#: The last hour a bare "h:mm" is read in the afternoon: "6:30" is 6:30 PM, "7:30" 7:30 AM.
+_AFTERNOON_UNTIL = 6
+
+
 def _times(text: str, meant: time | None = None) -> _Found:
-    """The times in ``text``. A bare "1:30" (an hour from 1 to 11 without a leading zero, and
-    no AM or PM) is read as ``meant`` when that is its afternoon reading, as a person reads "the
-    meeting is at 1:30"; else as written, on the 24-hour clock."""
+    """The times in ``text``. A bare "1:30" (an hour from 1 to 6 without a leading zero, and
+    no AM or PM) is read in the afternoon, as a person reads "the meeting is at 1:30"; other
+    times as written, on the 24-hour clock. The reading never depends on the time ``meant``
+    (kept for the callers that pass it), so a bare "2:30" cannot pass for 2:30 AM and 2:30 PM
+    both."""
     values: list[time] = []
     invalid: list[str] = []
 
@@ -427,9 +433,9 @@ def _times(text: str, meant: time | None = None) -> _Found:
     text = _TIME_12.sub(twelve, text)
     for match in _TIME_24.finditer(text):
         hour, minute = int(match[1]), int(match[2])
-        bare = not match[1].startswith("0") and 1 <= hour <= 11
-        if bare and minute < 60 and meant == time(hour + 12, minute):
-            values.append(meant)
+        bare = not match[1].startswith("0") and 1 <= hour <= _AFTERNOON_UNTIL
+        if bare and minute < 60:
+            values.append(time(hour + 12, minute))
         elif hour < 24 and minute < 60:
             values.append(time(hour, minute))
         else:
@@ -1033,36 +1039,43 @@ _PART_NOUN = (
     r"|coupon|savings"
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
-_AMOUNT = rf"(?:-\s?)?(?:\$\s?{_NUM}{_CENTS}|{_NUM}{_CENTS}\s?(?:dollars|usd))"
-_CONNECTIVE = (
-    r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|plus|with|and|of\s+which|\+)\s+)?(?:an?\s+)?"
-)
+_AMOUNT = rf"(?:\$\s?{_NUM}{_CENTS}|(?<![0-9.,]){_NUM}{_CENTS}\s?(?:dollars|usd))"
+_CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and)\s+)?(?:an?\s+)?"
 _PART = re.compile(
     rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for))?\s+(?:{_PART_NOUN})\b(?:\s+(?:included|incl\.?))?"
     rf"|{_CONNECTIVE}\b(?:{_PART_NOUN})(?:\s+(?:of|was|is|came\s+to|=)|\s*:)?\s*{_AMOUNT}",
     re.IGNORECASE,
 )
 #: A length of time beside a count: "in the last 30 days", "within 2 weeks", "3 days ago".
-_DURATION = re.compile(
-    r"(?:\b(?:in|within|over|during|for|from)\s+)?(?:\bthe\s+)?(?:\b(?:last|past|next|first)\s+)?"
+_UNIT_OF_TIME = (
     rf"(?<![0-9.,]){_NUM}(?:\s+|-)(?:business\s+|calendar\s+|working\s+)?"
-    r"(?:second|minute|hour|day|week|month|year)s?\b(?:\s+ago\b)?",
+    r"(?:second|minute|hour|day|week|month|year)s?\b"
+)
+_DURATION = re.compile(
+    r"\b(?:in|within|over|during|for|from)\s+(?:the\s+)?(?:(?:last|past|next|first)\s+)?"
+    rf"{_UNIT_OF_TIME}|{_UNIT_OF_TIME}\s+ago\b",
     re.IGNORECASE,
 )
 #: A count out of a total written with a slash before what is counted: "7/10 invitees".
-_SLASH_OUT_OF = re.compile(r"(?<![0-9/.,])([0-9]{1,4})/([0-9]{1,4})(?=\s+[A-Za-z]{3,})")
+_SLASH_OUT_OF = re.compile(
+    r"(?<![0-9/.,])(?<!\bon )(?<!\bsince )(?<!\bby )(?<!\bfrom )(?<!\buntil )"
+    r"([0-9]{1,4})/([0-9]{1,4})(?=\s+(?!(?:stars|points|cups|teaspoons|tablespoons)\b)"
+    r"[A-Za-z]{2,}s\b)",
+    re.IGNORECASE,
+)
 #: Addends worked into the answer: "$38.25 + $3.12 = $41.37", "4 + 3 = 7".
 _SUMMAND = rf"(?:\$\s?)?{_NUM}(?:\.[0-9]+)?"
 _SUMMANDS = re.compile(_SUMMAND)
 _WORKED_SUM = re.compile(
-    rf"(?<![0-9.,$])({_SUMMAND}(?:\s*(?:\+|\bplus\b)\s*{_SUMMAND})+)\s*=\s*(?=({_SUMMAND}))",
+    rf"(?<![0-9.,$+])({_SUMMAND}(?:\s*(?:\+|\bplus\b)\s*{_SUMMAND}){{1,12}})\s*=\s*"
+    rf"(?=({_SUMMAND}))",
     re.IGNORECASE,
 )
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
 #: the sentence ("$41.37: $38.25 for the shirt and $3.12 in tax").
 _BREAKDOWN = re.compile(
-    r"\s*(?:[(\[]([^()\[\]]{1,200})[)\]]"  # in brackets
-    r"|(?::|\s-+)\s+((?:[^.;!?\n()]|\.(?=[0-9])){1,200}))"  # to the sentence's end
+    r"[(\[]([^()\[\]]{1,200})[)\]]"  # in brackets
+    r"|(?::|(?<=\s)-+)\s+((?:[^.;!?\n()]|\.(?=[0-9])){1,200})"  # to the sentence's end
 )
 #: Breakdowns looked at in one message (each reads the text before it).
 _MAX_BREAKDOWNS = 16
@@ -1077,14 +1090,21 @@ def _summands(text: str) -> list[Decimal]:
 
 def _set_aside(kind: str, text: str) -> str:
     """``text`` with the numbers beside a money or number answer that are no second answer
-    blanked: addends that sum to the value they follow or lead to ("3 tickets (2 about
-    billing, 1 about shipping)", "$38.25 + $3.12 = $41.37"); for money, an amount named as a
-    part of the whole ("including $3.12 tax"); for a count, a length of time ("in the last 30
-    days"); each only where a value not set aside remains, so the answer read never depends on
-    the value expected."""
+    blanked, by their form alone, so the answer read never depends on the value expected:
+
+    - addends that sum to the value they follow or lead to, all of them positive and with no
+      word of doubt or condition among them ("3 tickets (2 about billing, 1 about shipping)",
+      "$38.25 + $3.12 = $41.37");
+    - for money, an amount named as a part of the whole and smaller than every amount that
+      is not ("including $3.12 tax", "tax: $3.12");
+    - for a count, a length of time ("in the last 30 days", "3 days ago");
+
+    the last two only where a value written the same way (a "$" amount, a count in digits)
+    remains: alone, a part or a length of time is the answer ("$3.12 in tax")."""
     if kind not in ("money", "number"):
         return text
     read = _money if kind == "money" else _counts
+    aside = _PART if kind == "money" else _DURATION
 
     def worked(match: re.Match[str]) -> str:
         total = _decimal(match[2].replace("$", "").replace(" ", ""))
@@ -1093,15 +1113,32 @@ def _set_aside(kind: str, text: str) -> str:
 
     text = _WORKED_SUM.sub(worked, text)
     for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
-        inside = read(match[1] or match[2]).values
-        before = read(text[: match.start()]).values
-        if len(inside) > 1 and before and sum(inside) == before[-1]:
+        part = match[1] or match[2]
+        if _NOT_A_BREAKDOWN.search(_skeleton(part)):
+            continue
+        inside = read(part).values
+        before = read(_blank(text[: match.start()], aside)).values
+        if len(inside) > 1 and min(inside) > 0 and before and sum(inside) == before[-1]:
             text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
-    aside = _PART if kind == "money" else _DURATION
-    blanked = aside.sub(
-        lambda m: m[0] if _OFFERED_BEFORE.search(text[: m.start()]) else " " * len(m[0]), text
-    )
-    return blanked if blanked != text and read(blanked).values else text
+    parts = [m for m in aside.finditer(text) if not _OFFERED_BEFORE.search(text[: m.start()])]
+    blanked = text
+    for match in parts:
+        blanked = blanked[: match.start()] + " " * len(match[0]) + blanked[match.end() :]
+    if not parts or not _written_alike(kind, blanked):
+        return text
+    if kind == "money":  # a part is less than the whole
+        wholes = read(blanked).values
+        if any(value >= min(wholes) for m in parts for value in read(m[0]).values):
+            return text
+    return blanked
+
+
+def _written_alike(kind: str, text: str) -> bool:
+    """Whether ``text`` still holds an answer written as the set-aside values are: an amount
+    with its "$" (or "dollars"), a count in digits."""
+    if kind == "money":
+        return _MARKED_MONEY.search(_without_other_kinds(_blank(text, _RATING, _TALLY))) is not None
+    return bool(_numbers(_without_other_kinds(_blank(text, _MARKED_MONEY, _RATING))).values)
 
 
 #: A date set aside in brackets as another event's ("Sabrina's e-mail (sent December 30)
@@ -1320,6 +1357,11 @@ _CONDITION_WORDS = (
     r"|without|minus|assuming|provided|except|adding|in case"
 )
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b|\bw/", re.IGNORECASE)
+#: Words that make a bracket or a tail offer, doubt or condition rather than break down.
+_NOT_A_BREAKDOWN = re.compile(
+    rf"{_GUESS.pattern}|{_UNSURE.pattern}|{_CONDITION.pattern}|{_EXCEPTION.pattern}|\bor\b",
+    re.IGNORECASE,
+)
 _SPELLED_ANY = f"(?:{SPELLED.pattern})"
 #: A number in one or two words ("three", "twenty-one"): what a relative value is counted in;
 #: bounded, so that a long run of number words is read once, not once from each of its words.
