@@ -280,3 +280,16 @@ def test_any_mix_of_two_values_reads_as_one_answer_at_most(a, b, parts):
     text = text.format(a=a, b=b, ma=f"${a}.37", mb=f"${b}.37")
     for kind, (x, y) in (("number", (a, b)), ("money", (a * 100 + 37, b * 100 + 37))):
         assert not (grade(kind, text, x).passed and grade(kind, text, y).passed), (kind, text)
+
+
+def test_two_names_overlapping_in_the_text_are_both_named():
+    # Which one "the Red Mug Set" means cannot be told: it fails for both, in every process.
+    names = ["Red Mug", "Mug Set"]
+    for name in names:
+        others = [other for other in names if other != name]
+        assert not grade("name", "It's the Red Mug Set.", name, candidates=others).passed
+    # A name inside a longer one is not named beside it.
+    shirt = grade(
+        "name", "The Classic Oxford Shirt", "Classic Oxford Shirt", candidates=["Oxford Shirt"]
+    )
+    assert shirt.passed, shirt.reason

@@ -34,8 +34,8 @@ Kinds and how each is read:
 - ``date``: ISO "2026-03-04", US numeric "3/4/2026" (month first, as in the US: "3/4" is
   March 4, never April 3), written "March 4th, 2026", "4 March 2026", "Wed, Mar 4". A date
   without a year takes ``year=`` when the task knows it, else fails. "2026-02-30" is no date.
-- ``time``: "2:30 PM", "2pm", "14:30", "noon"; a bare "2:30" means the afternoon when that
-  is the right time (as "the meeting is at 2:30" does), and "02:30" never does.
+- ``time``: "2:30 PM", "2pm", "14:30", "noon"; a bare "2:30" (an hour from 1 to 6) means the
+  afternoon, as "the meeting is at 2:30" does; "9:30" and "02:30" mean the morning.
 - ``phone``: a US number in any common format, with or without +1 or 1.
 - ``identifier``: a tracking or confirmation number; case, quotes, surrounding punctuation and
   grouping spaces or dashes are ignored; another token of the same shape (length within two,
@@ -640,11 +640,21 @@ def _names(
     want = normalize(_skeleton(expected))
     names = sorted({normalize(_skeleton(n)) for n in [expected, *candidates]} - {""}, key=len)
     values: list[str] = []
+    written = words
     for name in reversed(names):
         needle = f" {name} "
         if needle in words:
             values.append(name)
             words = words.replace(needle, " | ")
+    # Two names overlapping in the text, neither inside the other ("Red Mug Set" beside the
+    # names "Red Mug" and "Mug Set"), are both named: which one was meant cannot be told.
+    values += [
+        name
+        for name in names
+        if name not in values
+        and f" {name} " in written
+        and not any(f" {name} " in f" {value} " for value in values)
+    ]
     if loose:
         values += _squeezed(words, [n for n in names if n not in values and n != want])
     return _Found(tuple(values)), bool(_HEDGE.search(_skeleton(words)))
