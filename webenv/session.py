@@ -86,7 +86,7 @@ _NO_DIALOGS_JS = """() => {
 #: (:func:`timeout_scale`).
 TIMEOUT_SCALE_VAR = "WEBENV_TIMEOUT_SCALE"
 #: The most the measured load stretches the default timeouts.
-_MAX_LOAD_SCALE = 4.0
+MAX_LOAD_SCALE = 4.0
 #: Where Linux says how long processes waited for a core (pressure stall information).
 _CPU_PRESSURE = "/proc/pressure/cpu"
 
@@ -141,8 +141,8 @@ def timeout_scale(measure: bool = True) -> float:
     # for a core, which slows a page by about 1 / (1 - share).
     share = cpu_pressure()
     if share is not None:
-        load = max(load, 1.0 / max(1.0 - share, 1.0 / _MAX_LOAD_SCALE))
-    return min(max(load, 1.0), _MAX_LOAD_SCALE)
+        load = max(load, 1.0 / max(1.0 - share, 1.0 / MAX_LOAD_SCALE))
+    return min(max(load, 1.0), MAX_LOAD_SCALE)
 
 
 def cpu_pressure() -> float | None:
