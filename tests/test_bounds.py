@@ -282,6 +282,41 @@ def test_the_env_works_after_a_stuck_page(env_report, name):
     assert 'searchbox "Search products"' in env_report["reset"]
 
 
+def _crash_the_watchdogs_clock(env: Any) -> None:
+    """Crash the renderer of the watchdog's own clock page, as an out-of-memory kill or a
+    renderer crash would."""
+    watchdog = env.unwrapped._session._watchdog
+    cdp = watchdog._context.new_cdp_session(watchdog._page)
+    with contextlib.suppress(Exception):  # the page crashes before it answers
+        cdp.send("Page.crash")
+    deadline = time.monotonic() + 10
+    while not watchdog._page.is_closed() and time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            watchdog._page.title()  # raises once the crash has reached Python
+        time.sleep(0.1)
+
+
+def drive_env_after_the_clock_crashed() -> dict[str, Any]:
+    """A step into a page stuck in a script, after the watchdog's clock page crashed: once
+    while a step is under way (the clock dies mid-block), once between steps."""
+    release = threading.Event()
+    report: dict[str, Any] = {}
+    with gym.make("webenv/shop.fill_cart-v0", timeouts=TIMEOUTS) as env, _setting(release):
+        env.reset(seed=0)
+        mount(env, fixture_app(release))
+        _crash_the_watchdogs_clock(env)
+        _, report["between steps"] = timed(lambda: env.step('goto("/__bounds__/endless-inline")'))
+        observation, *_ = env.step('goto("/")')
+        report["afterwards"] = observation["axtree"]
+    return report
+
+
+def test_a_stuck_page_is_bounded_after_the_watchdogs_own_page_crashed():
+    report = in_thread(drive_env_after_the_clock_crashed, limit=90)
+    assert report["between steps"] < act_bound(TIMEOUTS) + look_bound(TIMEOUTS) + GRACE
+    assert 'searchbox "Search products"' in report["afterwards"]
+
+
 # -- resource bounds of an episode ----------------------------------------------------------
 
 #: Small bounds, so that hostile pages reach them in a few steps.

@@ -18,7 +18,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from playwright.sync_api import Browser, ConsoleMessage
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from playwright.sync_api import Error as PlaywrightError
 
 #: How often the clock ticks while armed, in milliseconds.
@@ -51,11 +51,37 @@ class Watchdog:
     """One per browser: a clock page, and the guarded blocks now running."""
 
     def __init__(self, browser: Browser):
-        self._context = browser.new_context()
-        self._page = self._context.new_page()
-        self._page.on("console", self._tick)
+        self._browser = browser
+        self._context: BrowserContext | None = None
+        self._page: Page | None = None
         self._armed_until = 0.0
         self._guards: list[_Guard] = []
+        self._open_clock()
+
+    def _open_clock(self) -> None:
+        """Open the clock page: at the start, and again when its renderer crashed (killed for
+        memory, say), since without ticks no guarded block would ever overrun."""
+        old, self._page, self._armed_until = self._page, None, 0.0
+        if self._context is not None:
+            with contextlib.suppress(PlaywrightError):
+                self._page = self._context.new_page()
+        if self._page is None:
+            self._context = self._browser.new_context()
+            self._page = self._context.new_page()
+        self._page.on("console", self._tick)
+        self._page.on("crash", self._crashed)
+        if old is not None:
+            with contextlib.suppress(PlaywrightError):
+                old.close()
+
+    def _crashed(self, page: Page) -> None:
+        # The block under way, if any, is timed again by a new clock.
+        if page is not self._page:
+            return
+        with contextlib.suppress(PlaywrightError):
+            self._open_clock()
+            if self._guards:
+                self._arm(max(guard.deadline for guard in self._guards) - time.monotonic())
 
     @contextlib.contextmanager
     def guard(self, seconds: float, on_overrun: Callable[[], None]) -> Iterator[None]:
@@ -73,11 +99,17 @@ class Watchdog:
         if now + seconds + RETRY_SECONDS * 5 < self._armed_until:
             return
         span = max(ARM_SECONDS, seconds + RETRY_SECONDS * 10)
-        try:
-            self._page.evaluate(_ARM_JS, [TICK_MS, span * 1000])
-        except PlaywrightError:
-            return  # the browser is gone: the guarded calls fail on their own
-        self._armed_until = now + span
+        for attempt in range(2):
+            try:
+                if attempt:
+                    self._open_clock()  # the clock page crashed between two blocks
+                assert self._page is not None
+                self._page.evaluate(_ARM_JS, [TICK_MS, span * 1000])
+            except PlaywrightError:
+                continue
+            self._armed_until = now + span
+            return
+        # The browser is gone: the guarded calls fail on their own.
 
     def _tick(self, _: ConsoleMessage) -> None:
         now = time.monotonic()
