@@ -7,6 +7,7 @@ own Chromium, so killing this one's renderers leaves the session's shared browse
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -17,9 +18,11 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 import webenv  # noqa: F401
 from tests.processes import descendants, in_thread
+from webenv.browser import acquire_browser, open_page, release_browser
 from webenv.errors import InfrastructureError, WebEnvError, WorldError
 from webenv.session import DEFAULT_TIMEOUTS, MAX_LOAD_SCALE, Timeouts
 from webenv.world import SnapshotStore, generate_world
@@ -187,6 +190,52 @@ def test_hundreds_of_resets_with_renderers_killed_at_random():
     # relaunched renderer), not growing with the number of resets.
     early, late = min(memory[:2]), min(memory[-2:])
     assert late < early * 1.25 + 50_000, memory
+
+
+#: How long a tab may take to open before it is given up, in the test below.
+OPEN_SECONDS = 5.0
+
+
+@pytest.mark.suite  # two minutes of renderers killed as tabs open
+def test_a_tab_opens_or_fails_within_its_bound_while_renderers_are_killed():
+    # A renderer killed while its tab opens left Playwright's new_page() pending for ever
+    # (one in a few hundred tabs here); a reset or a new tab then never returned.
+    stop = threading.Event()
+
+    def killer() -> None:
+        while not stop.wait(0.05):
+            _kill_renderers()
+
+    def body() -> dict[str, Any]:
+        browser = acquire_browser()
+        longest, opened, failed = 0.0, 0, 0
+        started = time.monotonic()
+        thread = threading.Thread(target=killer, daemon=True)
+        thread.start()
+        try:
+            while time.monotonic() - started < 90:
+                context = browser.new_context()
+                try:
+                    began = time.monotonic()
+                    try:
+                        open_page(context, OPEN_SECONDS)
+                        opened += 1
+                    except PlaywrightError:
+                        failed += 1
+                    longest = max(longest, time.monotonic() - began)
+                finally:
+                    with contextlib.suppress(PlaywrightError):
+                        context.close()
+        finally:
+            stop.set()
+            thread.join()
+            release_browser(browser)
+        return {"longest": longest, "opened": opened, "failed": failed}
+
+    outcome = in_thread(body, limit=150)
+    print(outcome)
+    assert outcome["longest"] < OPEN_SECONDS + 2, outcome
+    assert outcome["opened"] > 0 and outcome["failed"] > 0, outcome
 
 
 # -- the world cache ------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -10,7 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import greenlet
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright._impl._sync_base import mapping
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from .errors import BrowserNotFoundError
 
@@ -185,3 +188,21 @@ def _stop_if_idle(runtime: _Runtime) -> None:
 def _close(browser: Browser) -> None:
     with contextlib.suppress(Exception):  # already dead: nothing left to close
         browser.close()
+
+
+def open_page(context: BrowserContext, seconds: float) -> Page:
+    """A new tab of ``context``, or a Playwright error after ``seconds``.
+
+    Playwright bounds no tab's opening, and a renderer that dies while a tab opens (killed
+    for memory, say) leaves ``new_page()`` pending for ever: even the context's close does not
+    end it. The call is given up here instead, as the other browser calls of an episode are.
+    """
+    call = asyncio.wait_for(context._impl_obj.new_page(), seconds)  # type: ignore[attr-defined]
+    try:
+        page = context._sync(call)  # type: ignore[attr-defined]
+    except TimeoutError as error:
+        raise PlaywrightError(
+            f"BrowserContext.new_page: no tab opened within {seconds:.0f} s (its renderer may "
+            "have crashed)"
+        ) from error
+    return mapping.from_impl(page)  # type: ignore[no-any-return]

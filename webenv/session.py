@@ -30,6 +30,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Dialog, Pag
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .browser import open_page
 from .dialog_guard import until_dialog
 from .errors import ActionError, WebEnvError
 from .limits import DEFAULT_LIMITS, Limits
@@ -204,7 +205,7 @@ def blank_context(
         # Installing the clock before the first tab costs nothing; setting it later, little.
         context.clock.set_fixed_time(_UNSET_TIME)
         context.add_init_script(OBSERVE_JS)
-        return context, context.new_page()
+        return context, open_page(context, DEFAULT_TIMEOUTS.scaled().navigation / 1000)
     except BaseException:
         context.close()
         raise
@@ -369,7 +370,7 @@ class Session:
         """A new tab the session opens itself (not a page's pop-up)."""
         self._opening = True
         try:
-            return self.context.new_page()
+            return open_page(self.context, self.timeouts.navigation / 1000)
         finally:
             self._opening = False
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from .browser import open_page
+
 #: How often the clock ticks while armed, in milliseconds.
 TICK_MS = 100
 #: How long one arming keeps the clock ticking, in seconds: a guarded block re-arms it only
@@ -28,6 +30,8 @@ TICK_MS = 100
 ARM_SECONDS = 60.0
 #: Seconds between two overrun calls of a block that stays stuck.
 RETRY_SECONDS = 1.0
+#: Seconds the clock page may take to open.
+OPEN_SECONDS = 30.0
 
 _ARM_JS = """([tick, span]) => {
   window.__until = Date.now() + span;
@@ -58,21 +62,23 @@ class Watchdog:
         self._guards: list[_Guard] = []
         self._open_clock()
 
-    def _open_clock(self) -> None:
+    def _open_clock(self) -> Page:
         """Open the clock page: at the start, and again when its renderer crashed (killed for
         memory, say), since without ticks no guarded block would ever overrun."""
         old, self._page, self._armed_until = self._page, None, 0.0
         if self._context is not None:
             with contextlib.suppress(PlaywrightError):
-                self._page = self._context.new_page()
+                self._page = open_page(self._context, OPEN_SECONDS)
         if self._page is None:
             self._context = self._browser.new_context()
-            self._page = self._context.new_page()
-        self._page.on("console", self._tick)
-        self._page.on("crash", self._crashed)
+            self._page = open_page(self._context, OPEN_SECONDS)
+        page = self._page
+        page.on("console", self._tick)
+        page.on("crash", self._crashed)
         if old is not None:
             with contextlib.suppress(PlaywrightError):
                 old.close()
+        return page
 
     def _crashed(self, page: Page) -> None:
         # The block under way, if any, is timed again by a new clock.
@@ -101,10 +107,10 @@ class Watchdog:
         span = max(ARM_SECONDS, seconds + RETRY_SECONDS * 10)
         for attempt in range(2):
             try:
-                if attempt:
-                    self._open_clock()  # the clock page crashed between two blocks
-                assert self._page is not None
-                self._page.evaluate(_ARM_JS, [TICK_MS, span * 1000])
+                page = self._page
+                if attempt or page is None:  # the clock page crashed between two blocks
+                    page = self._open_clock()
+                page.evaluate(_ARM_JS, [TICK_MS, span * 1000])
             except PlaywrightError:
                 continue
             self._armed_until = now + span
