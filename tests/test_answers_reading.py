@@ -66,6 +66,13 @@ MONEY_ROWS = [
     ("Shipping was $5.99 for the 2 boxes.", True),
     ("The tip was $8.00 for a party of 4.", True),
     ("Shipping: $5.99 (Ground, 5-7 business days)", True),
+    # a whole after a part, or a part offered after an "or", is another whole
+    ("$41.37 (with the coupon $38.25)", False),
+    ("$41.37 (after discount: $38.25)", False),
+    ("$41.37 (before tax $38.25)", False),
+    ("$41.37, or the discount $38.25", False),
+    ("$41.37 ($38.25 + $3.12, arguably)", False),
+    ("$41.37 ($38.25 + $3.12; the receipt says sixty-one dollars)", False),
 ]
 #: Expected amounts of :data:`MONEY_ROWS` other than $41.37, by text.
 OTHER_AMOUNTS = {
@@ -97,13 +104,25 @@ COUNT_ROWS = [
     ("7 (8 with archive, -1 duplicate)", False),
     ("7: 8 if Ann's counts, -1 for the duplicate", False),
     ("7 (9 days with the holiday)", False),
-    ("7 tickets, the 8 days ago one excluded", False),
     ("7 messages over the last 2 weeks (3 this week, 4 last week)", True),
     # dates, ratings and measures with a slash are no count out of a total
     ("You received 7 orders on 3/14 from Ann.", True),
     ("There are 7 reviews, averaging 4/5 stars.", True),
     ("7 cookies (1/2 cup of sugar each)", True),
     ("This one took 7 days to arrive.", True),
+    ("Your 3/14 deliveries: 7", True),
+    ("7 boards, each 1/2 inches thick", True),
+    ("You have 7 open tickets; archived tickets are excluded.", True),
+    # a breakdown with a value in words, a ranking, a report or a qualifier offers another
+    ("7 (5 open, 2 closed, one more archived)", False),
+    ("7 (5 open and 2 closed, eight all told)", False),
+    ("7 (5 + 2; the archive shows eight)", False),
+    ("7: 5 open and 2 closed, arguably", False),
+    ("7 (about 5 open and 2 closed)", False),
+    # a count of days beside a count of days is a second count, not an aside
+    ("It took 7 days (for 9 days counting the weekend)", False),
+    ("7 business days, over 9 calendar days", False),
+    ("7 (or the count for 8 days)", False),
 ]
 
 
@@ -289,6 +308,11 @@ def test_two_names_overlapping_in_the_text_are_both_named():
         others = [other for other in names if other != name]
         assert not grade("name", "It's the Red Mug Set.", name, candidates=others).passed
     # A name inside a longer one is not named beside it.
+    # Marks between the words part them: "the Red Mug, set at $12" names the Red Mug alone.
+    mug = grade(
+        "name", "The Red Mug, set at $12, is the cheapest.", "Red Mug", candidates=["Mug Set"]
+    )
+    assert mug.passed, mug.reason
     shirt = grade(
         "name", "The Classic Oxford Shirt", "Classic Oxford Shirt", candidates=["Oxford Shirt"]
     )

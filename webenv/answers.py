@@ -268,7 +268,7 @@ def _ranked(kind: str, text: str) -> re.Match[str] | None:
 #: A count offered with an exception, which offers the other count: "5, not counting the
 #: archived one", "5 if you leave out drafts".
 _EXCEPTION = re.compile(
-    r"\b(?:not|without) (?:counting|including)\b|\bexclud(?:ing|ed)\b"
+    r"\b(?:not|without) (?:counting|including)\b|\bexcluding\b"
     r"|\bif (?:you|we|I|one) (?:count|include|exclude|add|leave out|ignore|don'?t count)\b",
     re.IGNORECASE,
 )
@@ -622,6 +622,9 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
     return _Found(tuple(values))
 
 
+_MARK_BETWEEN = re.compile(r"[.,;:!?()\[\]]+(?=\s|$)|\s[-/]+\s")
+
+
 def _names(
     text: str,
     expected: str,
@@ -637,15 +640,21 @@ def _names(
     ("RedMug", "Red Mu g", "notes dot txt"): it names that candidate all the same. The
     expected name itself must be written as a name (word for word) to count."""
     words = f" {normalize(_skeleton(text))} "
+    # The text with each mark between words kept as a word no name has: two names overlap
+    # only across words written together ("Red Mug Set", not "the Red Mug, set at $12").
+    written = f" {normalize(_MARK_BETWEEN.sub(' xmarkx ', _skeleton(text)))} "
     want = normalize(_skeleton(expected))
-    names = sorted({normalize(_skeleton(n)) for n in [expected, *candidates]} - {""}, key=len)
+    every = [expected, *candidates]
+    names = sorted({normalize(_skeleton(n)) for n in every} - {""}, key=lambda n: (len(n), n))
+    # Names with marks of their own ("Salt, Pepper & Co") are looked for across marks.
+    marked = {normalize(_skeleton(n)) for n in every if _MARK_BETWEEN.search(_skeleton(n))}
     values: list[str] = []
-    written = words
+    unread = written
     for name in reversed(names):
         needle = f" {name} "
-        if needle in words:
+        if needle in unread or (name in marked and needle in words):
             values.append(name)
-            words = words.replace(needle, " | ")
+            unread, words = unread.replace(needle, " | "), words.replace(needle, " | ")
     # Two names overlapping in the text, neither inside the other ("Red Mug Set" beside the
     # names "Red Mug" and "Mug Set"), are both named: which one was meant cannot be told.
     values += [
@@ -1043,17 +1052,22 @@ def grade(
 
 
 #: An amount named as a part of the whole, with its connective: "(including $3.12 tax)",
-#: "plus $5.99 shipping", "$3.12 in tax", "tax of $3.12", "shipping: $5.99".
+#: "$3.12 in tax", "a $5.00 discount", "tax of $3.12", "shipping: $5.99". Named first, the
+#: part needs its link ("tax: $3.12"): "with the coupon $41.37" names a whole after a part.
 _PART_NOUN = (
     r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip|discount"
     r"|coupon|savings"
+)
+_PART_NOUN_FIRST = (
+    r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip"
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
 _AMOUNT = rf"(?:\$\s?{_NUM}{_CENTS}|(?<![0-9.,]){_NUM}{_CENTS}\s?(?:dollars|usd))"
 _CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and)\s+)?(?:an?\s+)?"
 _PART = re.compile(
     rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for))?\s+(?:{_PART_NOUN})\b(?:\s+(?:included|incl\.?))?"
-    rf"|{_CONNECTIVE}\b(?:{_PART_NOUN})(?:\s+(?:of|was|is|came\s+to|=)|\s*:)?\s*{_AMOUNT}",
+    rf"|(?<!\bwith )(?<!\bbefore )(?<!\bafter )(?<!\bthe )"
+    rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST})(?:\s+(?:of|was|is|came\s+to)|\s*[:=])?\s*{_AMOUNT}",
     re.IGNORECASE,
 )
 #: A length of time beside a count: "in the last 30 days", "within 2 weeks", "3 days ago".
@@ -1061,6 +1075,7 @@ _UNIT_OF_TIME = (
     rf"(?<![0-9.,]){_NUM}(?:\s+|-)(?:business\s+|calendar\s+|working\s+)?"
     r"(?:second|minute|hour|day|week|month|year)s?\b"
 )
+_UNIT_OF_TIME_RE = re.compile(_UNIT_OF_TIME, re.IGNORECASE)
 _DURATION = re.compile(
     r"\b(?:in|within|over|during|for|from)\s+(?:the\s+)?(?:(?:last|past|next|first)\s+)?"
     rf"{_UNIT_OF_TIME}|{_UNIT_OF_TIME}\s+ago\b",
@@ -1068,9 +1083,11 @@ _DURATION = re.compile(
 )
 #: A count out of a total written with a slash before what is counted: "7/10 invitees".
 _SLASH_OUT_OF = re.compile(
-    r"(?<![0-9/.,])(?<!\bon )(?<!\bsince )(?<!\bby )(?<!\bfrom )(?<!\buntil )"
-    r"([0-9]{1,4})/([0-9]{1,4})(?=\s+(?!(?:stars|points|cups|teaspoons|tablespoons)\b)"
-    r"[A-Za-z]{2,}s\b)",
+    r"(?<![0-9/.,])(?<!\bon )(?<!\bsince )(?<!\bby )(?<!\bfrom )(?<!\buntil )(?<!\bthe )"
+    r"(?<!\byour )(?<!\bmy )(?<!\bour )(?<!\btheir )"
+    r"([0-9]{1,4})/([0-9]{1,4})(?=\s+(?!(?:stars|points|cups|teaspoons|tablespoons|inches"
+    r"|feet|miles|pounds|ounces|liters|litres|gallons|grams|seconds|minutes|hours|days|weeks"
+    r"|months|years)\b)[A-Za-z]{2,}s\b)",
     re.IGNORECASE,
 )
 #: Addends worked into the answer: "$38.25 + $3.12 = $41.37", "4 + 3 = 7".
@@ -1087,10 +1104,12 @@ _BREAKDOWN = re.compile(
     r"[(\[]([^()\[\]]{1,200})[)\]]"  # in brackets
     r"|(?::|(?<=\s)-+)\s+((?:[^.;!?\n()]|\.(?=[0-9])){1,200})"  # to the sentence's end
 )
-#: Breakdowns looked at in one message (each reads the text before it).
+#: Breakdowns looked at in one message, and how much of the text before each is read for
+#: the value it breaks down.
 _MAX_BREAKDOWNS = 16
+_BREAKDOWN_LEAD = 120
 #: What offers the part after it as another answer: "(or $3.12 tax)".
-_OFFERED_BEFORE = re.compile(r"(?:\bor|\beither|/)\W*$", re.IGNORECASE)
+_OFFERED_BEFORE = re.compile(r"(?:\bor|\beither|/)(?:\W+\w+){0,3}\W*$", re.IGNORECASE)
 
 
 def _summands(text: str) -> list[Decimal]:
@@ -1127,7 +1146,10 @@ def _set_aside(kind: str, text: str) -> str:
         if _NOT_A_BREAKDOWN.search(_skeleton(part)):
             continue
         inside = read(part).values
-        before = read(_blank(text[: match.start()], aside)).values
+        if len(_NUMBER_TOKEN.findall(_skeleton(part))) != len(inside):
+            continue  # a value in words or of another form beside the addends
+        lead = text[max(0, match.start() - _BREAKDOWN_LEAD) : match.start()]
+        before = read(_blank(lead, aside)).values
         if len(inside) > 1 and min(inside) > 0 and before and sum(inside) == before[-1]:
             text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
     parts = [m for m in aside.finditer(text) if not _OFFERED_BEFORE.search(text[: m.start()])]
@@ -1136,6 +1158,8 @@ def _set_aside(kind: str, text: str) -> str:
         blanked = blanked[: match.start()] + " " * len(match[0]) + blanked[match.end() :]
     if not parts or not _written_alike(kind, blanked):
         return text
+    if kind == "number" and _UNIT_OF_TIME_RE.search(_blank(blanked, _MARKED_MONEY)):
+        return text  # the count is itself one of time ("5 days"): a second one is no aside
     if kind == "money":  # a part is less than the whole
         wholes = read(blanked).values
         if any(value >= min(wholes) for m in parts for value in read(m[0]).values):
@@ -1368,8 +1392,13 @@ _CONDITION_WORDS = (
 )
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b|\bw/", re.IGNORECASE)
 #: Words that make a bracket or a tail offer, doubt or condition rather than break down.
+#: A number as a reader counts them: one run of digits, a number word, a Roman numeral.
+_NUMBER_TOKEN = re.compile(r"[0-9](?:[0-9,.]*[0-9])?|" + _NUMBER_LIKE.pattern.removeprefix("\\d|"))
 _NOT_A_BREAKDOWN = re.compile(
-    rf"{_GUESS.pattern}|{_UNSURE.pattern}|{_CONDITION.pattern}|{_EXCEPTION.pattern}|\bor\b",
+    rf"{_GUESS.pattern}|{_UNSURE.pattern}|{_CONDITION.pattern}|{_EXCEPTION.pattern}|\bor\b"
+    rf"|{_RANKED.pattern}|\b(?:another|more|all\s+told|in\s+all|altogether|total)\b"
+    r"|\b(?:was|were|says?|said|shows?|showed|reads?|lists?|states?|after)\b"
+    r"|\b(?:about|around|approximately|roughly|nearly|almost|over|under|~)\s*\$?[0-9]",
     re.IGNORECASE,
 )
 _SPELLED_ANY = f"(?:{SPELLED.pattern})"
