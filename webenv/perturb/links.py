@@ -34,8 +34,9 @@ def _page_load(request: Request, view: int | None) -> bool:
 
 
 def _key(url: str) -> str:
-    """A link's path and query, decoded, as one string: the same for the link and its request."""
-    path, _, query = url.partition("?")
+    """A link's path and query, decoded, as one string: the same for the link and its request
+    (which carries no fragment: "#message-90" stays in the browser)."""
+    path, _, query = url.split("#", 1)[0].partition("?")
     return unquote(path) + (f"?{unquote(query)}" if query else "")
 
 
