@@ -1052,8 +1052,9 @@ def grade(
 
 
 #: An amount named as a part of the whole, with its connective: "(including $3.12 tax)",
-#: "$3.12 in tax", "a $5.00 discount", "tax of $3.12", "shipping: $5.99". Named first, the
-#: part needs its link ("tax: $3.12"): "with the coupon $41.37" names a whole after a part.
+#: "$3.12 in tax", "a $5.00 discount", "tax of $3.12", "shipping: $5.99". Named first, the part
+#: is tax, shipping, a fee or a tip, and not after "with", "before", "after" or "the": "with
+#: the coupon $41.37" and "before tax $38.25" name a whole, not a part.
 _PART_NOUN = (
     r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip|discount"
     r"|coupon|savings"
@@ -1121,12 +1122,13 @@ def _set_aside(kind: str, text: str) -> str:
     """``text`` with the numbers beside a money or number answer that are no second answer
     blanked, by their form alone, so the answer read never depends on the value expected:
 
-    - addends that sum to the value they follow or lead to, all of them positive and with no
-      word of doubt or condition among them ("3 tickets (2 about billing, 1 about shipping)",
-      "$38.25 + $3.12 = $41.37");
+    - addends that sum to the value they follow or lead to ("3 tickets (2 about billing, 1
+      about shipping)", "$38.25 + $3.12 = $41.37"): all positive, all the numbers there are,
+      and no word of doubt, condition, ranking, report or approximation among them;
     - for money, an amount named as a part of the whole and smaller than every amount that
-      is not ("including $3.12 tax", "tax: $3.12");
-    - for a count, a length of time ("in the last 30 days", "3 days ago");
+      is not ("including $3.12 tax", "tax: $3.12"), unless an "or" offers it;
+    - for a count, a length of time ("in the last 30 days", "3 days ago"), unless the count
+      is itself one of time ("5 days");
 
     the last two only where a value written the same way (a "$" amount, a count in digits)
     remains: alone, a part or a length of time is the answer ("$3.12 in tax")."""
