@@ -1393,9 +1393,11 @@ _CONDITION_WORDS = (
     r"|without|minus|assuming|provided|except|adding|in case"
 )
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b|\bw/", re.IGNORECASE)
-#: Words that make a bracket or a tail offer, doubt or condition rather than break down.
 #: A number as a reader counts them: one run of digits, a number word, a Roman numeral.
 _NUMBER_TOKEN = re.compile(r"[0-9](?:[0-9,.]*[0-9])?|" + _NUMBER_LIKE.pattern.removeprefix("\\d|"))
+#: Words that make a bracket or a tail offer, doubt, condition, rank, report or approximate
+#: rather than break down (the report words are those of :data:`_REPORTED` a breakdown does
+#: not use: "5 shipped, 2 delivered" breaks a count down).
 _NOT_A_BREAKDOWN = re.compile(
     rf"{_GUESS.pattern}|{_UNSURE.pattern}|{_CONDITION.pattern}|{_EXCEPTION.pattern}|\bor\b"
     rf"|{_RANKED.pattern}|\b(?:another|more|all\s+told|in\s+all|altogether|total)\b"
