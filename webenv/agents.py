@@ -9,8 +9,10 @@ with the public ``info`` (nothing in it gives the answers away: see :mod:`webenv
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -148,6 +150,10 @@ def _import_agent(spec: str) -> Any:
             f"Unknown agent {spec!r}: use oracle, noop, random, openai, or module:attr "
             "(a class with act(observation) -> str, or such a function)."
         )
+    # From the folder the command runs in, as `python -m` and uvicorn's `module:app` do: the
+    # `webenv` script's own folder is first on its path, not the user's project.
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         return getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as error:

@@ -602,7 +602,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
                 observation["screenshot"] = pixels
             if "som" in self.observe_keys:
                 observation["som"] = draw_marks(pixels, elements)
-        return observation
+        return encodable(observation)
 
     def _blank(self) -> np.ndarray:
         width, height = self.viewport
@@ -645,7 +645,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
                 observation[key] = self._blank()
         self._events_full, self._check = [], None  # no check ran
         info = {"error": reason, "success": False}
-        return observation, 0.0, False, True, info
+        return encodable(observation), 0.0, False, True, encodable(info)
 
 
 class _StartFailed(Exception):
@@ -703,3 +703,21 @@ def _check_typing(calls: list[actions.Call]) -> None:
 def _clipped(call: actions.Call) -> str:
     text = str(call)
     return text if len(text) <= 80 else f"{text[:77]}..."
+
+
+def encodable(value: Any) -> Any:
+    """``value`` (an observation or an ``info``) with every string UTF-8 can carry: a lone
+    surrogate (an agent's ``press("\\ud800")``, echoed in ``last_action`` and in the key's
+    error) becomes U+FFFD, and a pair of them the character they make, so that an observation
+    always goes through JSON, the env server and a chat model's API."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        return value
+    if isinstance(value, dict):
+        return {key: encodable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [encodable(item) for item in value]
+    return value

@@ -24,6 +24,7 @@ from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
 
 from ..ahead import Ahead
 from ..browser import acquire_browser, release_browser
@@ -33,6 +34,17 @@ from ..watchdog import watchdog_for
 T = TypeVar("T")
 
 _STOP = object()
+
+
+def _quiet_once_the_driver_is_gone(
+    loop: asyncio.AbstractEventLoop, context: dict[str, Any]
+) -> None:
+    """The loop's handler of errors nobody awaited, once the driver has gone: Playwright's own
+    record of the lost connection is one of them, and says nothing :class:`BrowserHub` has not
+    already handled."""
+    if "Connection closed" in str(context.get("exception")):
+        return
+    loop.default_exception_handler(context)
 
 
 class BrowserHub:
@@ -155,13 +167,31 @@ class BrowserHub:
                 if stopping and not self._running and not held and self._exit():
                     break
                 if not jobs or held or stopping:
-                    browser._sync(self._wake)  # type: ignore[attr-defined]
+                    try:
+                        browser._sync(self._wake)  # type: ignore[attr-defined]
+                    except PlaywrightError:
+                        # Only Playwright's connection failing ends a wait on the hub's own
+                        # future: its driver is gone (a Ctrl-C at a terminal reaches every
+                        # process of the command, the driver too), and nothing runs without it.
+                        self._driver_gone()
+                        break
         finally:
             self._running.clear()
             if self._browser is not None:
                 release_browser(self._browser)
                 self._browser = None
             self._loop = None
+
+    def _driver_gone(self) -> None:
+        """End the hub for good: what is queued, and anything submitted later, fails."""
+        with self._exit_lock:
+            self._exited = True
+            gone = [job for job in self._take_jobs() if job is not _STOP]
+        for _, future in gone:
+            if future.set_running_or_notify_cancel():
+                future.set_exception(WebEnvError("The env server's browser driver has gone."))
+        if self._loop is not None:
+            self._loop.set_exception_handler(_quiet_once_the_driver_is_gone)
 
     def _exit(self) -> bool:
         """End the thread's loop, unless a job came in since it last looked."""
