@@ -382,6 +382,17 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("Ann Lee and Bob Ray; Moe is borderline", False),
             ("Ann Lee and Bob Ray, as far as I can see.", True),
             ("Bob Ray and Ann Lee haven't replied.", True),
+            # Another candidate named in part, or run together, as one more item.
+            ("Ann Lee, Bob Ray and Cid", False),
+            ("Ann Lee, Bob Ray, Fox", False),
+            ("Ann Lee, Bob Ray, Cid, Dee", False),
+            ("Ann Lee, Bob Ray, CidMoe", False),
+            ("Ann Lee, Bob Ray; Mr. Moe", False),
+            ("ann lee, bob ray, moe", False),
+            ("Ann Lee, Bob Ray (Moe too)", False),
+            # A word of a candidate's name inside a clause is no item.
+            ("Ann Lee and Bob Ray have not replied; Moe's reply came in a day ago.", True),
+            ("Ann Lee and Bob Ray (both invited on Monday).", True),
         ],
     ),
 }

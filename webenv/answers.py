@@ -898,6 +898,37 @@ def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
     return [name for _, name in sorted(found)], bool(_HEDGE.search(_skeleton(words)))
 
 
+#: What parts a list's items: marks, and the words that join two items.
+_ITEM_BREAK = re.compile(r"[,;:&/()\[\]\n\u2022*]|(?<=[^\s.])\.(?:\s|$)|\b(?:and|or|plus)\b", re.I)
+#: Words an item may hold beside a name, a name in part being the item all the same.
+_BESIDE_A_NAME = frozenset(
+    ("mr", "mrs", "ms", "miss", "dr", "the", "also", "too", "maybe", "perhaps", "probably")
+)
+
+
+def _named_in_part(text: str, named: Iterable[str], others: Iterable[str]) -> str | None:
+    """One of the ``others`` (candidates the answer did not name in full) that an item of
+    ``text`` names in part or run together, ``named`` being the names it wrote in full: an
+    item made of words of that candidate's name alone, once the words of the names written
+    in full are set aside ("…, Shane Cross and Jim", "…, Mr. Lee" beside the invitee Jim Lee;
+    "…, JimLee"). A list that adds a piece of each other candidate is a hedge as surely as
+    one that adds them whole. Words of a name inside a clause ("they replied within a day")
+    are no item."""
+    taken = {word for name in named for word in name.split()} | _BESIDE_A_NAME
+    pieces = {}
+    for other in others:
+        name = normalize_text(_skeleton(other))
+        pieces[other] = (set(name.split()), name.replace(" ", ""))
+    for item in _ITEM_BREAK.split(_skeleton(text)):
+        left = [word for word in normalize_text(item).split() if word not in taken]
+        if not left:
+            continue
+        for other, (parts, squeezed) in pieces.items():
+            if set(left) <= parts or "".join(left) == squeezed:
+                return other
+    return None
+
+
 # -- grading ----------------------------------------------------------------------------------
 
 
@@ -960,8 +991,13 @@ def _grade(
         return grade
     if kind in ("list", "set"):
         want = [normalize_text(str(e)) for e in expected]
+        others: list[str] = []
         if candidates:
             items, hedged = _named_items(text, [*map(str, expected), *candidates])
+            others = [c for c in candidates if normalize_text(_skeleton(c)) not in items]
+            part = _named_in_part(text, items, others)
+            if part is not None and not hedged:
+                return Grade(False, f"names {part!r} in part too: a hedge", items)
         else:
             items, hedged = _items(text), bool(_HEDGE.search(_skeleton(normalize_text(text))))
         if hedged:
