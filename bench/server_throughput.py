@@ -195,4 +195,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: the rows printed so far are the result
+        sys.exit(130)

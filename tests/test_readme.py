@@ -13,7 +13,8 @@ run over every task, a server) runs until it shows it is doing its job (its firs
 its page or API answering) and is then stopped as Ctrl-C stops it, which it must take quietly.
 The user's own names mean what the README says they mean: ``my_package.agents:MyAgent`` is a
 module in the folder the command runs in; ``my_site.my_task`` is the user's template (a built-in
-one here). OpenAI's endpoint is a stand-in on loopback (tests/test_llm.py).
+one here). A chat model's endpoint (OpenAI's, or the README's local one) is a stand-in on
+loopback that scrolls, whatever the page.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask, jsonify, request
 from werkzeug.serving import make_server
 
-from tests.test_llm import create_standin
 from webenv.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,6 +70,8 @@ class Start:
 
     ready: str
     get: str | None = None
+    #: A line that shows it failed (an episode ended in an error): the walk fails at once.
+    failed: str = r"^\[\s*\d+/\d+\] ERR |^Traceback"
     instead: str = ""
     why: str = ""
 
@@ -83,6 +87,11 @@ Walk = Finish | Start | Elsewhere
 
 FIRST_EPISODE = r"^\[\s*1/\d+\] ok "
 ANY_EPISODE = r"^\[\s*\d+/\d+\] (ok |-- )"
+NO_CLUSTER = (
+    "a cluster of machines: a Ray head binds to the machine's network address, which the "
+    "suite's machines may not reach; tests/test_ray.py runs `webenv eval --backend ray` on a "
+    "local Ray"
+)
 NO_DOCKER = "needs a Docker engine (none runs on the machines the suite runs on); the files exist"
 
 #: How each command of the README is walked, by its words joined by spaces.
@@ -130,10 +139,10 @@ WALKS: dict[str, Walk] = {
     "webenv play shop.change_phone --seed 0": Start(r"^Play shop\.change_phone", get=""),
     "webenv play shop.change_phone --seed 0 --live": Start(r"^Play shop\.change_phone", get=""),
     "webenv view runs/play": Start(r"^Viewer of ", get=""),
-    "ray start --head --port=6379": Finish(r"Ray runtime started"),
-    "ray start --address=HEAD_ADDRESS:6379": Elsewhere("joins a cluster from a second machine"),
+    "ray start --head --port=6379": Elsewhere(NO_CLUSTER),
+    "ray start --address=HEAD_ADDRESS:6379": Elsewhere(NO_CLUSTER),
     "webenv eval --backend ray --address auto --workers 0 --agent my_package.agents:MyAgent "
-    "--tasks * --seeds 0-99 --out runs/cluster": Start(ANY_EPISODE),
+    "--tasks * --seeds 0-99 --out runs/cluster": Elsewhere(NO_CLUSTER),
     "webenv server --host 127.0.0.1 --port 8000 --tasks shop.* mail.* --perturb none,light "
     "--max-sessions 8 --idle-timeout 300": Start(r"^webenv server on ", get="metadata"),
     "nice python bench/server_throughput.py --sizes 1,4,8 --seconds 10": Start(
@@ -240,10 +249,35 @@ def test_the_files_and_make_targets_the_readme_names_exist():
 # -- the full matrix: each block walked ------------------------------------------------------
 
 
+def create_model() -> Flask:
+    """An OpenAI-compatible chat endpoint whose every reply is an action in prose."""
+    app = Flask("model")
+
+    @app.post("/v1/chat/completions")
+    def chat() -> Any:
+        reply = "Let me look further down.\n```python\nscroll(0, 300)\n```"
+        return jsonify(
+            id="chatcmpl-walk",
+            object="chat.completion",
+            created=0,
+            model=request.get_json()["model"],
+            choices=[
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply},
+                    "finish_reason": "stop",
+                }
+            ],
+            usage={"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        )
+
+    return app
+
+
 @pytest.fixture(scope="module")
 def openai_standin() -> Iterator[str]:
     """OpenAI's endpoint, as the stand-in: ``OPENAI_BASE_URL`` for ``--model gpt-4o-mini``."""
-    server = make_server("127.0.0.1", 0, create_standin(), threaded=True)
+    server = make_server("127.0.0.1", 0, create_model(), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}/v1"
@@ -253,7 +287,7 @@ def openai_standin() -> Iterator[str]:
 @pytest.fixture
 def local_model() -> Iterator[None]:
     """The stand-in at the README's ``http://localhost:8000/v1``, for the block that asks it."""
-    server = make_server("127.0.0.1", PORTS["server"], create_standin(), threaded=True)
+    server = make_server("127.0.0.1", PORTS["server"], create_model(), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield
@@ -289,18 +323,14 @@ def test_each_block_of_the_readme_does_what_it_says(index, tmp_path, openai_stan
         PYTHONUNBUFFERED="1",  # each line as it is printed, as a terminal shows it
     )
     walked = []
-    try:
-        for words in block:
-            walk = WALKS[key(words)]
-            if isinstance(walk, Elsewhere):
-                continue
-            if words[0] == "pip":
-                env["PYTHONPATH"] = str(folder / "site-packages")
-            _walk(shlex.split(walk.instead) or words, walk, folder, env)
-            walked.append(key(words))
-    finally:
-        if any(words[0] == "ray" for words in block):
-            subprocess.run(["ray", "stop", "--force"], env=env, capture_output=True, timeout=120)
+    for words in block:
+        walk = WALKS[key(words)]
+        if isinstance(walk, Elsewhere):
+            continue
+        if words[0] == "pip":
+            env["PYTHONPATH"] = str(folder / "site-packages")
+        _walk(shlex.split(walk.instead) or words, walk, folder, env)
+        walked.append(key(words))
     if not walked:
         pytest.skip("; ".join({WALKS[key(w)].why for w in block}))  # type: ignore[union-attr]
 
@@ -325,8 +355,12 @@ def _walk(words: list[str], walk: Finish | Start, cwd: Path, env: dict[str, str]
             assert status == walk.returncode, f"{shown} exited {status}:\n" + "".join(output[-60:])
             assert re.search(walk.expect, "".join(output), re.MULTILINE), "".join(output[-60:])
             return
-        found = _until(lines, output, walk.ready, deadline=time.monotonic() + 600)
-        assert found, f"{shown} ended before it showed {walk.ready!r}:\n" + "".join(output[-60:])
+        found = _until(lines, output, f"{walk.ready}|{walk.failed}", time.monotonic() + 600)
+        shows = "".join(output[-60:])
+        assert found, (
+            f"{shown} ended (or took 10 minutes) before it showed {walk.ready!r}:\n{shows}"
+        )
+        assert not re.search(walk.failed, output[-1]), f"{shown} failed:\n{shows}"
         if walk.get is not None:
             url = re.search(r"http://[\w.:-]+/?", "".join(output))
             assert url is not None, "".join(output)
