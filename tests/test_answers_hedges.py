@@ -376,21 +376,20 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
     ),
     "set": (
         ["Ann Lee", "Bob Ray"],
-        {"candidates": ["Ann Lee", "Bob Ray", "Cid Moe", "Dee Fox"]},
+        {"candidates": ["Ann Lee", "Bob Ray", "Cid Moe", "Dee Fox", "Jordan Park", "Faith Best"]},
         [
             ("Ann Lee, Bob Ray (and arguably C. Moe)", False),
             ("Ann Lee and Bob Ray; Moe is borderline", False),
             ("Ann Lee and Bob Ray, as far as I can see.", True),
             ("Bob Ray and Ann Lee haven't replied.", True),
-            # Another candidate named in part, or run together, as one more item.
-            ("Ann Lee, Bob Ray and Cid", False),
-            ("Ann Lee, Bob Ray, Fox", False),
-            ("Ann Lee, Bob Ray, Cid, Dee", False),
+            # Another candidate run together, as one more item.
             ("Ann Lee, Bob Ray, CidMoe", False),
-            ("Ann Lee, Bob Ray; Mr. Moe", False),
-            ("ann lee, bob ray, moe", False),
-            ("Ann Lee, Bob Ray (Moe too)", False),
-            # A word of a candidate's name inside a clause is no item.
+            ("Ann Lee, Bob Ray and DeeFox", False),
+            ("Ann Lee, Bob Ray (Mr. CidMoe too)", False),
+            # A word of a candidate's name is no item of its own: the user addressed by name,
+            # a sign-off, a word that is also a surname.
+            ("Jordan, Ann Lee and Bob Ray haven't replied yet.", True),
+            ("Ann Lee and Bob Ray haven't replied.\nBest,\nYour assistant", True),
             ("Ann Lee and Bob Ray have not replied; Moe's reply came in a day ago.", True),
             ("Ann Lee and Bob Ray (both invited on Monday).", True),
         ],
@@ -450,6 +449,24 @@ def test_a_quiet_hedge_fails_and_a_careful_sentence_passes(kind, expected, optio
     result = grade(kind, text, expected, **options)
     assert result.passed is ok, result.reason
     assert result.reason
+
+
+#: Order numbers as a list's candidates: a list's own numbering is no piece of one.
+ORDERS = ["NM-22630-3", "NM-38468-9", "NM-46387-8", "NM-30549-1", "NM-10002-2"]
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("1. NM-22630-3\n2. NM-38468-9\n3. NM-46387-8", True),
+        ("NM-22630-3 (1), NM-38468-9 (2), NM-46387-8 (3)", True),
+        ("Three orders (3): NM-22630-3, NM-38468-9 and NM-46387-8", True),
+        ("NM-22630-3, NM-38468-9, NM-46387-8, NM305491", False),
+    ],
+)
+def test_a_numbered_list_of_order_numbers(text, ok):
+    result = grade("list", text, ORDERS[:3], candidates=ORDERS)
+    assert result.passed is ok, result.reason
 
 
 def test_the_reason_names_what_made_it_a_hedge():

@@ -51,6 +51,7 @@ Kinds and how each is read:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -882,6 +883,17 @@ def _items(text: str) -> list[str]:
     return [item for item in items if item and item not in _LIST_ASIDES]
 
 
+@functools.lru_cache(maxsize=8192)
+def _name_form(name: str) -> str:
+    """A name as the grader compares it (a task's candidates are the same on every grade)."""
+    return normalize_text(_skeleton(name))
+
+
+@functools.lru_cache(maxsize=256)
+def _longest_first(names: tuple[str, ...]) -> list[str]:
+    return sorted({_name_form(n) for n in names} - {""}, key=len)[::-1]
+
+
 def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
     """The ``names`` written in ``text``, in the order written (longest first, so a name inside
     a longer one is not counted twice; a name written twice counts twice), and whether a hedge
@@ -889,7 +901,7 @@ def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
     see") are no items: the items of a list of known names are those names."""
     words = f" {normalize_text(_skeleton(text))} "
     found: list[tuple[int, str]] = []
-    for name in sorted({normalize_text(_skeleton(n)) for n in names} - {""}, key=len)[::-1]:
+    for name in _longest_first(tuple(names)):
         needle, start = f" {name} ", words.find(f" {name} ")
         while start >= 0:
             found.append((start, name))
@@ -900,32 +912,27 @@ def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
 
 #: What parts a list's items: marks, and the words that join two items.
 _ITEM_BREAK = re.compile(r"[,;:&/()\[\]\n\u2022*]|(?<=[^\s.])\.(?:\s|$)|\b(?:and|or|plus)\b", re.I)
-#: Words an item may hold beside a name, a name in part being the item all the same.
-_BESIDE_A_NAME = frozenset(
-    ("mr", "mrs", "ms", "miss", "dr", "the", "also", "too", "maybe", "perhaps", "probably")
-)
+#: Words an item may hold beside a name.
+_BESIDE_A_NAME = frozenset(("mr", "mrs", "ms", "miss", "dr", "the", "also", "too"))
 
 
-def _named_in_part(text: str, named: Iterable[str], others: Iterable[str]) -> str | None:
-    """One of the ``others`` (candidates the answer did not name in full) that an item of
-    ``text`` names in part or run together, ``named`` being the names it wrote in full: an
-    item made of words of that candidate's name alone, once the words of the names written
-    in full are set aside ("…, Shane Cross and Jim", "…, Mr. Lee" beside the invitee Jim Lee;
-    "…, JimLee"). A list that adds a piece of each other candidate is a hedge as surely as
-    one that adds them whole. Words of a name inside a clause ("they replied within a day")
-    are no item."""
-    taken = {word for name in named for word in name.split()} | _BESIDE_A_NAME
-    pieces = {}
-    for other in others:
-        name = normalize_text(_skeleton(other))
-        pieces[other] = (set(name.split()), name.replace(" ", ""))
+def _run_together_form(name: str) -> str:
+    return "".join(_name_form(name).split())
+
+
+def _run_together(text: str, others: Iterable[str]) -> str | None:
+    """One of the ``others`` (candidates not named in full) that an item of ``text`` names with
+    its spaces left out ("…, Shane Cross and JimLee" beside the invitee Jim Lee): a name all
+    the same, and so one more item. (A candidate named in part, "…, and Jim", is not read as
+    one: a word of a name stands as often for something else, "Best," for Faith Best, a list's
+    "1." for an order number ending in 1; and a list with a piece of a name passes only where
+    its full names are exactly right, so it never wins a second truth.)"""
+    forms = {_run_together_form(other): other for other in others}
+    forms.pop("", None)
     for item in _ITEM_BREAK.split(_skeleton(text)):
-        left = [word for word in normalize_text(item).split() if word not in taken]
-        if not left:
-            continue
-        for other, (parts, squeezed) in pieces.items():
-            if set(left) <= parts or "".join(left) == squeezed:
-                return other
+        joined = "".join(w for w in normalize_text(item).split() if w not in _BESIDE_A_NAME)
+        if joined in forms:
+            return forms[joined]
     return None
 
 
@@ -994,10 +1001,10 @@ def _grade(
         others: list[str] = []
         if candidates:
             items, hedged = _named_items(text, [*map(str, expected), *candidates])
-            others = [c for c in candidates if normalize_text(_skeleton(c)) not in items]
-            part = _named_in_part(text, items, others)
-            if part is not None and not hedged:
-                return Grade(False, f"names {part!r} in part too: a hedge", items)
+            others = [c for c in candidates if _name_form(c) not in items]
+            joined = _run_together(text, others)
+            if joined is not None and not hedged:
+                return Grade(False, f"names {joined!r} too, run together: a hedge", items)
         else:
             items, hedged = _items(text), bool(_HEDGE.search(_skeleton(normalize_text(text))))
         if hedged:
