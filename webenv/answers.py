@@ -916,8 +916,13 @@ _ITEM_BREAK = re.compile(r"[,;:&/()\[\]\n\u2022*]|(?<=[^\s.])\.(?:\s|$)|\b(?:and
 _BESIDE_A_NAME = frozenset(("mr", "mrs", "ms", "miss", "dr", "the", "also", "too"))
 
 
-def _run_together_form(name: str) -> str:
-    return "".join(_name_form(name).split())
+@functools.lru_cache(maxsize=256)
+def _run_together_forms(names: tuple[str, ...]) -> dict[str, str]:
+    """Each of ``names`` by its form with the spaces left out (a task's candidates are the
+    same on every grade, and a long answer is graded again sentence by sentence)."""
+    forms = {"".join(_name_form(name).split()): name for name in names}
+    forms.pop("", None)
+    return forms
 
 
 def _run_together(text: str, others: Iterable[str]) -> str | None:
@@ -927,8 +932,7 @@ def _run_together(text: str, others: Iterable[str]) -> str | None:
     one: a word of a name stands as often for something else, "Best," for Faith Best, a list's
     "1." for an order number ending in 1; and a list with a piece of a name passes only where
     its full names are exactly right, so it never wins a second truth.)"""
-    forms = {_run_together_form(other): other for other in others}
-    forms.pop("", None)
+    forms = _run_together_forms(tuple(others))
     for item in _ITEM_BREAK.split(_skeleton(text)):
         joined = "".join(w for w in normalize_text(item).split() if w not in _BESIDE_A_NAME)
         if joined in forms:

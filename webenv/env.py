@@ -711,6 +711,8 @@ def encodable(value: Any) -> Any:
     error) becomes U+FFFD, and a pair of them the character they make, so that an observation
     always goes through JSON, the env server and a chat model's API."""
     if isinstance(value, str):
+        if value.isascii():  # most of a page, checked without a copy
+            return value
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
