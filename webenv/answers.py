@@ -266,10 +266,13 @@ def _ranked(kind: str, text: str) -> re.Match[str] | None:
     return None
 
 
-#: A count offered with an exception, which offers the other count: "5, not counting the
-#: archived one", "5 if you leave out drafts".
+#: A count offered with an exception or an addition, which offers the other count: "5, not
+#: counting the archived one", "5 if you leave out drafts", "5 (plus my draft)", "5 besides
+#: the one in Spam".
 _EXCEPTION = re.compile(
     r"\b(?:not|without) (?:counting|including)\b|\bexcluding\b"
+    r"|\b(?:plus|besides|except(?:ing)?|ignoring|leaving out|setting aside|as well as"
+    r"|in addition to|on top of|(?:apart|aside) from|other than)\b"
     r"|\bif (?:you|we|I|one) (?:count|include|exclude|add|leave out|ignore|don'?t count)\b",
     re.IGNORECASE,
 )
