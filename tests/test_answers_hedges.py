@@ -121,6 +121,14 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("$41.37 (the cart shows forty-four)", False),
             ("$41.37 (list price 44)", False),
             ("$41.37 (yesterday it was 44)", False),
+            ("$41.37 (44 on the receipt)", False),
+            ("$41.37 (44 says the receipt)", False),
+            ("$41.37; 44 according to the e-mail", False),
+            # ... not a source named beside the answer alone, or beside a number of a thing
+            ("$41.37, per the order page.", True),
+            ("The total on the receipt is $41.37.", True),
+            ("$41.37 (2 items on the receipt)", True),
+            ("It was $41.37 on the receipt from 3 March.", True),
             # ... not a number of another thing: a size, a count, a range of days, an address
             ("The price is $41.37 in size 10.", True),
             ("$41.37 (size 10).", True),
@@ -287,6 +295,8 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("3:45 PM (the invite says 4)", False),
             ("3:45 PM (was 4)", False),
             ("3:45 PM (4 after the delay)", False),
+            ("3:45 PM (4 in the e-mail)", False),
+            ("3:45 PM, as in the invite of March 3", True),
             ("3:45pm", True),
             ("3:45 PM, for 45 minutes.", True),
             ("3:45 PM with 3 attendees.", True),

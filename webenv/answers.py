@@ -1569,9 +1569,20 @@ _PERCENT = re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.IGNORECASE)
 #: condition does: another source's or another moment's ("$19.23 (was 22)", "(the receipt says
 #: 22)", "(22 after tax)", "(22 w/ shipping)", "2:30 PM (the invite shows 3)").
 _REPORTED_KINDS = frozenset({"money", "date", "time"})
+#: Where a value is read: "according to the e-mail", "on the receipt", "in the confirmation".
+_SOURCE = (
+    r"according\s+to|per\s+the|(?:on|in)\s+(?:the|my|your)\s+(?:receipt|invoice|statement|bill"
+    r"|e-?mail|confirmation|order\s+page|web\s?site|site|page|card|app|calendar|invite)"
+)
 _REPORTED = re.compile(
     r"\b(?:was|were|used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
-    r"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b",
+    rf"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door|{_SOURCE})\b",
+    re.IGNORECASE,
+)
+#: What follows a value reported as a source's: "(44 on the receipt)", "(3 in the e-mail)", "(44
+#: says the receipt)".
+_REPORTED_FOLLOW = re.compile(
+    rf"\s*(?:{_SOURCE}|says?|said|shows?|showed|reads?|lists?|listed|states?|stated)\b",
     re.IGNORECASE,
 )
 
@@ -1647,7 +1658,9 @@ def _offered(
         and (kind != "time" or not re.fullmatch(r"[0-9]{1,2}:[0-9]{2}", match["num"]))
     ):
         return False  # a ratio ("your next 1:1 with Ann"), or a clock time beside no time
-    if not _ALT_FOLLOW.match(text, match.end(), stop):
+    if not _ALT_FOLLOW.match(text, match.end(), stop) and not (
+        kind in _REPORTED_KINDS and _REPORTED_FOLLOW.match(text, match.end(), stop)
+    ):
         return False
     if _of_another_thing(" ".join(text[begin : match.start()].split()), match, kind, value):
         return False
