@@ -470,6 +470,30 @@ def test_a_quiet_hedge_fails_and_a_careful_sentence_passes(kind, expected, optio
     assert result.reason
 
 
+@pytest.mark.parametrize(
+    ("text", "as_total", "as_price"),
+    [
+        ("$41.37 plus tax", False, True),
+        ("$41.37 (plus shipping)", False, True),
+        ("$41.37 + tax", False, True),
+        ("$41.37 before tax", False, True),
+        ("$41.37 pre-tax", False, True),
+        ("$41.37 excluding shipping", False, True),
+        ("$41.37, tax not included", False, True),
+        ("$41.37, shipping extra", False, True),
+        ("$41.37 including tax", True, True),
+        ("$41.37, tax and shipping included", True, True),
+        ("$41.37 with shipping", True, True),
+        ("The total was $41.37 (including $3.12 tax).", True, True),
+        ("$41.37, shipping was free.", True, True),
+        ("$41.37 +", False, False),
+    ],
+)
+def test_a_part_left_out_of_a_total_gives_another_amount(text, as_total, as_price):
+    assert grade("money", text, 4137, whole=True).passed is as_total
+    assert grade("money", text, 4137).passed is as_price
+
+
 #: Order numbers as a list's candidates: a list's own numbering is no piece of one.
 ORDERS = ["NM-22630-3", "NM-38468-9", "NM-46387-8", "NM-30549-1", "NM-10002-2"]
 

@@ -198,7 +198,9 @@ _GUESS_FIRST = re.compile(
 #: (the words before a value, "at least 5", "by March 4", are :data:`_QUALIFIER`).
 _OPEN = re.compile(
     r"\bor (?:more|less|fewer|so|over|under|above|below|before|after|earlier|later|sooner"
-    r"|thereabouts)\b|[0-9]\s?\+(?![0-9])|\bat (?:the )?(?:earliest|latest|minimum|maximum)\b"
+    r"|thereabouts)\b|\bat (?:the )?(?:earliest|latest|minimum|maximum)\b"
+    # "10+", not "$24.99 + tax" (a price before tax: for a total, see :data:`_LEFT_OUT`)
+    r"|[0-9]\s?\+(?![0-9]|\s*(?:sales\s+)?(?:tax|vat|shipping|delivery|handling|fee)s?\b)"
     r"|\bat the (?:most|least)\b|\bat a (?:minimum|maximum)\b|\bplus(?=\s*(?:[.,;:!?)]|$))"
     r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
     r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b",
@@ -1033,6 +1035,7 @@ def grade(
     *,
     year: int | None = None,
     candidates: Iterable[str] = (),
+    whole: bool = False,
 ) -> Grade:
     """Grade ``text`` as an answer of ``kind`` whose right value is ``expected``.
 
@@ -1047,6 +1050,9 @@ def grade(
             name); naming one of them too is a hedge. For ``name`` and ``identifier``; for
             ``list`` and ``set``, the names the items may be (every product of the shop): the
             items are then the names written, in order, and the words around them no item.
+        whole: for money, the amount asked for is a whole (an order's total, tax and shipping
+            included): an answer that says a part is left out of it ("plus tax", "before
+            shipping", "excluding fees", "tax not included") gives another amount.
 
     Never raises on ``text``; a malformed ``expected`` or an unknown ``kind`` is a bug of
     the task and raises :class:`AnswerError`.
@@ -1088,6 +1094,10 @@ def grade(
     if qualifier:
         reason = f"{result.reason}, but {qualifier!r} makes it approximate or open"
         return Grade(False, reason, result.value)
+    left_out = _LEFT_OUT.search(_skeleton(said)) if whole and kind == "money" else None
+    if left_out:
+        reason = f"{result.reason}, but {left_out[0]!r} makes it part of the total, not the total"
+        return Grade(False, reason, result.value)
     exception = _EXCEPTION.search(_skeleton(said)) if kind == "number" else None
     if exception:
         reason = f"{result.reason}, but {exception[0]!r} offers another count"
@@ -1111,6 +1121,15 @@ _PART_NOUN = (
 )
 _PART_NOUN_FIRST = (
     r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip"
+)
+#: A part said to be left out of an amount, which then is not the whole: "plus tax", "+ shipping",
+#: "before tax", "excluding fees", "without the delivery charge", "tax not included", "pre-tax".
+_LEFT_OUT = re.compile(
+    r"(?:\b(?:plus|before|excluding|excl\.?|not\s+(?:including|incl\.?|counting)|without|w/o"
+    rf"|less|minus|pre)|\+)\s*-?\s*(?:the\s+|any\s+)?(?:{_PART_NOUN_FIRST})\b"
+    rf"|\b(?:{_PART_NOUN_FIRST})\s+(?:(?:is\s+|are\s+)?not\s+(?:included|incl\.?|in\s+it)|excluded"
+    r"|extra|on\s+top|to\s+be\s+added|comes?\s+on\s+top)\b",
+    re.IGNORECASE,
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
 _AMOUNT = rf"(?:\$\s?{_NUM}{_CENTS}|(?<![0-9.,]){_NUM}{_CENTS}\s?(?:dollars|usd))"

@@ -443,15 +443,22 @@ class TaskTemplate:
         *,
         year: int | None = None,
         candidates: Iterable[str] = (),
+        whole: bool = False,
     ) -> None:
         """Expect a message whose one value of ``answer_type`` is ``expected`` (see
         :func:`webenv.answers.grade`: ``year`` for dates written without one, ``candidates``
-        that count as a second answer for names and ids)."""
+        that count as a second answer for names and ids, ``whole`` for a total that a part
+        left out of it, "plus tax", makes another amount)."""
         if answer is None or answer.kind != "message":
             checks.expect("answered", False, "the episode ended without an answer")
             return
         result = grade(
-            self.answer_type or "name", answer.text, expected, year=year, candidates=candidates
+            self.answer_type or "name",
+            answer.text,
+            expected,
+            year=year,
+            candidates=candidates,
+            whole=whole,
         )
         checks.expect("answer", result.passed, f"{answer.text[:200]!r}: {result.reason}")
 

@@ -351,7 +351,7 @@ class PastExpenseTotal(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["total_cents"])
+        self.check_answer(checks, answer, params["total_cents"], whole=True)
         expect_no_submission(checks, world)
         return checks.result()
 

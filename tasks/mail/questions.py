@@ -285,7 +285,7 @@ class ReceiptTotal(TaskTemplate):
         return [params["vendor"], params["order"]]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        return _answered(self, world, answer, params["total"])
+        return _answered(self, world, answer, params["total"], whole=True)
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {

@@ -55,7 +55,7 @@ class OrderTotal(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["total_cents"])
+        self.check_answer(checks, answer, params["total_cents"], whole=True)
         expect_unchanged(checks, world, "orders")
         return checks.result()
 

@@ -87,7 +87,7 @@ class EmailOrderTotal(TaskTemplate):
         checks = Checks()
         message = expect_one_email(checks, world, params["contact"]["email"], [params["subject"]])
         if message is not None:
-            stated = grade("money", message["body"], params["total_cents"])
+            stated = grade("money", message["body"], params["total_cents"], whole=True)
             checks.expect("states the total and no other amount", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()

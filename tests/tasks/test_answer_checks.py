@@ -61,6 +61,15 @@ ANSWERS = [
         ),
         True,
     ),
+    # a total said to leave a part out of it is another amount; a price may ("plus tax")
+    ("shop.order_total", lambda p: f"{money(p['total_cents'])} plus tax", False),
+    ("shop.order_total", lambda p: f"{money(p['total_cents'])}, shipping not included", False),
+    ("shop.order_total", lambda p: f"{money(p['total_cents'])}, tax and shipping included", True),
+    ("mail.receipt_total", lambda p: f"{money(p['total'])} before tax", False),
+    ("mail.receipt_total", lambda p: f"{money(p['total'])} including tax", True),
+    ("forms.past_expense_total", lambda p: f"{money(p['total_cents'])} + fees", False),
+    ("shop.cheapest_by_brand", lambda p: f"{money(p['price_cents'])} plus tax", True),
+    ("shop.cheapest_by_brand", lambda p: f"{money(p['price_cents'])} + shipping", True),
 ]
 
 
@@ -141,6 +150,18 @@ REPLIES = [
         "contact",
         lambda p: f"It was {money(p['total_cents'])} or {money(p['total_cents'] + 500)}.",
         False,
+    ),
+    (
+        "workflows.email_order_total",
+        "contact",
+        lambda p: f"Hi,\n\nThe total was {money(p['total_cents'])} plus shipping.\n",
+        False,
+    ),
+    (
+        "workflows.reply_with_price",
+        "friend",
+        lambda p: f"It's {money(p['price_cents'])} plus tax at Northwind Market.",
+        True,
     ),
     (
         "workflows.reply_with_price",
