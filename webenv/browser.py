@@ -9,6 +9,7 @@ import shutil
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import greenlet
 from playwright._impl._sync_base import mapping
@@ -101,7 +102,23 @@ def _runtime() -> _Runtime:
     runtime: _Runtime | None = getattr(_local, "runtime", None)
     if runtime is None:
         runtime = _local.runtime = _Runtime(sync_playwright().start())
+        loop = runtime.playwright._loop  # type: ignore[attr-defined]
+        loop.set_exception_handler(quiet_unawaited_closes)
     return runtime
+
+
+def quiet_unawaited_closes(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The handler of errors nobody awaited on a thread's Playwright loop. A close of a page, a
+    context or a browser that failed because Chromium had already gone says nothing: Ctrl-C
+    reaches Chromium as well as Python, and a close it interrupts is left to fail on its own
+    ("Task exception was never retrieved", with a traceback, at exit). Anything else is
+    reported as asyncio reports it."""
+    future = context.get("future")
+    coro = future.get_coro() if isinstance(future, asyncio.Task) else None
+    closing = getattr(coro, "__qualname__", "").endswith(".close")
+    if closing and isinstance(context.get("exception"), PlaywrightError):
+        return
+    loop.default_exception_handler(context)
 
 
 def acquire_browser(headless: bool = True) -> Browser:

@@ -27,7 +27,7 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 
 from ..ahead import Ahead
-from ..browser import acquire_browser, release_browser
+from ..browser import acquire_browser, quiet_unawaited_closes, release_browser
 from ..errors import WebEnvError
 from ..watchdog import watchdog_for
 
@@ -44,7 +44,7 @@ def _quiet_once_the_driver_is_gone(
     already handled."""
     if "Connection closed" in str(context.get("exception")):
         return
-    loop.default_exception_handler(context)
+    quiet_unawaited_closes(loop, context)
 
 
 class BrowserHub:
