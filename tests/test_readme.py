@@ -99,7 +99,7 @@ WALKS: dict[str, Walk] = {
     "make demo": Elsewhere("run by hand at each change of the demo (the README gives its time)"),
     "make test": Elsewhere("this suite: CI runs it (.ci/run)"),
     "webenv validate": Start(r": the oracle under "),
-    "webenv validate --tasks shop.* --seeds 30 --json runs/validate.json": Start(
+    "webenv validate --tasks shop.* --seeds 30 --workers 2 --json runs/validate.json": Start(
         r"^shop\.\w+: the oracle under "
     ),
     "webenv validate --tasks my_site.my_task --profiles none --seeds 2": Finish(

@@ -4,9 +4,12 @@ the reason that names its flaw, and the command exits 1."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import signal
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -116,6 +119,16 @@ class TakesAnyMention(OrderTotal):
         text = answer.text if answer is not None else ""
         checks.expect("answer", money(params["total_cents"]) in text, text)
         return checks.result()
+
+
+class KillsItsWorker(OrderTotal):
+    """Its oracle kills the process it runs in (audit it only in a worker)."""
+
+    name = "broken.kills_its_worker"
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        os.kill(os.getpid(), signal.SIGKILL)
+        yield DONE
 
 
 def failed(report: Any) -> dict[str, str]:
@@ -345,6 +358,56 @@ def test_broken_templates_fail_with_their_reasons_and_exit_1(tmp_path, capsys, r
     assert "FAIL broken.check_passes_untouched untouched: seed 0: the check passes" in printed
     assert "FAIL broken.oracle_answers_wrong oracle: seed 0: reward 0.0" in printed
     assert "0 of 2 templates passed every check." in printed
+
+
+def test_templates_audited_in_workers_and_a_dead_worker_fails_only_its_own(
+    tmp_path, capfd, monkeypatch, registered, browser
+):
+    # Both templates are registered in this session only: the workers import this module (from
+    # the folder above tests/, as a user's project folder) and register them again.
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))
+    registered(CheckPassesUntouched)
+    registered(KillsItsWorker)
+    out = tmp_path / "validate.json"
+    argv = ["validate", "--tasks", "broken.*", "--seeds", "1", "--profiles", "none"]
+    code = main([*argv, "--random-steps", "3", "--workers", "2", "--json", str(out)])
+    captured = capfd.readouterr()  # the workers' lines are written to the process's stderr
+    assert code == 1, captured.out
+    results = json.loads(out.read_text())
+    assert [t["template"] for t in results["templates"]] == [
+        "broken.check_passes_untouched",
+        "broken.kills_its_worker",
+    ]  # in the order asked, whichever worker ended first
+    lenient, killed = results["templates"]
+    checks = {c["name"]: c for c in lenient["checks"]}
+    assert [c["name"] for c in lenient["checks"]] == results["checks"]
+    assert checks["oracle"]["passed"] and not checks["untouched"]["passed"]
+    assert checks["noop"]["reason"] == "seed 0: earns 1.0"  # as audited in this process
+    assert [(c["name"], c["reason"]) for c in killed["checks"]] == [
+        ("run", "the worker auditing it died (killed by SIGKILL)")
+    ]
+    row = next(line for line in captured.out.splitlines() if line.startswith("broken.kills"))
+    assert set(row.split()[1:]) == {"?"}
+    assert "FAIL broken.kills_its_worker run: the worker auditing it died" in captured.out
+    assert "broken.check_passes_untouched: the oracle on 1 seeds" in captured.err
+    assert "0 of 2 templates passed every check." in captured.out
+
+
+def test_a_template_a_worker_cannot_import_fails_with_what_to_do(capsys, registered):
+    class Local(OrderTotal):
+        name = "broken.defined_in_a_function"
+
+    registered(Local)
+    argv = ["validate", "--tasks", "broken.defined_in_a_function", "--seeds", "1"]
+    assert main([*argv, "--profiles", "none", "--workers", "1"]) == 1
+    printed = capsys.readouterr().out
+    assert "FAIL broken.defined_in_a_function run: a worker cannot import the template" in printed
+    assert "audit it with --workers 0" in printed
+
+
+def test_bad_worker_counts_are_refused(capsys):
+    assert main(["validate", "--workers", "-1"]) == 2
+    assert "--workers must be 0 or more" in capsys.readouterr().err
 
 
 def test_run_policy_grades_what_a_stopped_policy_left_and_reports_a_raising_one(browser):

@@ -206,12 +206,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     chosen = choose_tasks(args.tasks)
     if args.seeds < 1:
         raise WebEnvError(f"--seeds must be at least 1, not {args.seeds}.")
+    if args.workers < 0:
+        raise WebEnvError(f"--workers must be 0 or more, not {args.workers}.")
     profiles = [p for p in args.profiles if p != "none"]
     report = validate_templates(
         chosen,
         range(args.seed, args.seed + args.seeds),
         profiles,
         random_steps=args.random_steps,
+        workers=args.workers,
         progress=lambda line: print(line, file=sys.stderr, flush=True),
     )
     print("\n".join(table(report)))
@@ -453,6 +456,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--random-steps", type=int, default=15, help="the random agent's steps per episode"
+    )
+    check.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="worker processes, each auditing one template at a time (0: one after another "
+        "in this process)",
     )
     check.add_argument("--json", metavar="FILE", help="write the full results as JSON")
     check.set_defaults(run=cmd_validate)

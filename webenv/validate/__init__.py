@@ -23,12 +23,13 @@ from .battery import (
 )
 from .episodes import DONE, Policy, PolicyRun, idle, oracle_policy, random_policy, run_policy
 from .instances import check_instances
-from .report import CHECKS, Case, CheckReport, TemplateReport, ValidationReport, table
+from .report import CHECKS, RUN, Case, CheckReport, TemplateReport, ValidationReport, table
 
 __all__ = [
     "CHECKS",
     "DONE",
     "PROFILES",
+    "RUN",
     "Case",
     "CheckReport",
     "Policy",

@@ -136,8 +136,24 @@ def validate_templates(
     templates: Iterable[TaskTemplate],
     seeds: Sequence[int],
     profiles: Sequence[str] = PROFILES,
+    *,
+    workers: int = 0,
     **options: Any,
 ) -> ValidationReport:
-    """:func:`validate_template` for each of ``templates`` (same keyword options)."""
-    reports = tuple(validate_template(t, seeds, profiles, **options) for t in templates)
+    """:func:`validate_template` for each of ``templates`` (same keyword options).
+
+    ``workers``: 0 audits them one after another in this process; more audits each template
+    in a worker process of its own, that many at once (:mod:`webenv.validate.parallel`: a
+    worker that dies fails its template's audit, not the others'). The reports are in the
+    order of ``templates`` either way.
+    """
+    templates, seeds = list(templates), list(seeds)
+    if workers:
+        from .parallel import validate_in_workers
+
+        say = options.pop("progress", None) is not None
+        found = validate_in_workers(templates, seeds, profiles, workers, progress=say, **options)
+        reports = tuple(found)
+    else:
+        reports = tuple(validate_template(t, seeds, profiles, **options) for t in templates)
     return ValidationReport(reports, tuple(seeds), tuple(p for p in profiles if p != "none"))

@@ -158,19 +158,26 @@ class ValidationReport:
         }
 
 
+#: The check of a template whose audit ended without a report: its worker died, or the audit
+#: raised (:mod:`webenv.validate.parallel`).
+RUN = "run"
+
+
 def table(report: ValidationReport) -> Iterator[str]:
-    """The report as lines of text: a table of templates × checks (pass, FAIL, or - where a
-    check does not apply), then each failure's short reason and a count of templates passed."""
+    """The report as lines of text: a table of templates × checks (pass, FAIL, - where a
+    check does not apply, ? where the audit ended before it), then each failure's short reason
+    and a count of templates passed."""
     names = report.check_names
     width = max([len(t.template) for t in report.templates] + [8])
     yield f"{'template':<{width}}  " + "  ".join(names)
     for template in report.templates:
         marks = []
+        cut_short = any(check.name == RUN for check in template.checks)
         for name in names:
             try:
                 check = template.check(name)
             except KeyError:
-                mark = "-"
+                mark = "?" if cut_short else "-"
             else:
                 mark = "-" if check.skipped else ("pass" if check.passed else "FAIL")
             marks.append(f"{mark:<{len(name)}}")
