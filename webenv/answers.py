@@ -268,14 +268,23 @@ def _ranked(kind: str, text: str) -> re.Match[str] | None:
     return None
 
 
-#: A count offered with an exception or an addition, which offers the other count: "5, not
-#: counting the archived one", "5 if you leave out drafts", "5 (plus my draft)", "5 besides
-#: the one in Spam".
+#: A count offered with an exception, which offers the other count: "5, not counting the
+#: archived one", "5 if you leave out drafts".
 _EXCEPTION = re.compile(
     r"\b(?:not|without) (?:counting|including)\b|\bexcluding\b"
-    r"|\b(?:plus|besides|except(?:ing)?|ignoring|leaving out|setting aside|as well as"
-    r"|in addition to|on top of|(?:apart|aside) from|other than)\b"
     r"|\bif (?:you|we|I|one) (?:count|include|exclude|add|leave out|ignore|don'?t count)\b",
+    re.IGNORECASE,
+)
+#: Right after a count (a word or two and a mark between at most), what adds to it or takes
+#: from it, and so offers the other count: "7 (plus my draft)", "7 messages, besides the one in
+#: Spam", "7 except the newsletter", "7, excl. drafts". Further from the count these words
+#: describe rather than add ("7 e-mails (Inbox plus Archive)", "Other than that, …").
+_COUNT_AMENDED = re.compile(
+    r"(?:\s+[A-Za-z'-]+){0,2}?\s*[,(:;\u2014\u2013-]?\s*"
+    r"(?:plus|\+|besides|except(?:ing)?(?:\s+for)?|ignoring|leaving\s+(?:out|aside)"
+    r"|(?:setting|putting)\s+aside|as\s+well\s+as|in\s+addition\s+to|on\s+top\s+of"
+    r"|(?:apart|aside)\s+from|other\s+than|along\s+with|together\s+with|minus|without"
+    r"|excl\.?|exclusive\s+of|not\s+incl\.?|omitting|discounting|disregarding)(?![\w])",
     re.IGNORECASE,
 )
 #: After an "or", what refers to another value of the asked kind: "or whatever the other order
@@ -1094,13 +1103,16 @@ def grade(
     if qualifier:
         reason = f"{result.reason}, but {qualifier!r} makes it approximate or open"
         return Grade(False, reason, result.value)
-    left_out = _LEFT_OUT.search(_skeleton(said)) if whole and kind == "money" else None
+    left_out = _left_out(_skeleton(said), result.value) if whole and kind == "money" else None
     if left_out:
-        reason = f"{result.reason}, but {left_out[0]!r} makes it part of the total, not the total"
+        part = left_out[0].strip(" ,(:;-\u2014\u2013")
+        reason = f"{result.reason}, but {part!r} makes it part of the total, not the total"
         return Grade(False, reason, result.value)
-    exception = _EXCEPTION.search(_skeleton(said)) if kind == "number" else None
+    exception = None
+    if kind == "number":
+        exception = _EXCEPTION.search(_skeleton(said)) or _amended(_skeleton(said), result.value)
     if exception:
-        reason = f"{result.reason}, but {exception[0]!r} offers another count"
+        reason = f"{result.reason}, but {exception[0].strip()!r} offers another count"
         return Grade(False, reason, result.value)
     named = [str(expected), *others] if kind in ("name", "string") else []
     offered = _offers_another_answer(
@@ -1122,13 +1134,34 @@ _PART_NOUN = (
 _PART_NOUN_FIRST = (
     r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip"
 )
-#: A part said to be left out of an amount, which then is not the whole: "plus tax", "+ shipping",
-#: "before tax", "excluding fees", "without the delivery charge", "tax not included", "pre-tax".
-_LEFT_OUT = re.compile(
-    r"(?:\b(?:plus|before|excluding|excl\.?|not\s+(?:including|incl\.?|counting)|without|w/o"
-    rf"|less|minus|pre)|\+)\s*-?\s*(?:the\s+|any\s+)?(?:{_PART_NOUN_FIRST})\b"
-    rf"|\b(?:{_PART_NOUN_FIRST})\s+(?:(?:is\s+|are\s+)?not\s+(?:included|incl\.?|in\s+it)|excluded"
-    r"|extra|on\s+top|to\s+be\s+added|comes?\s+on\s+top)\b",
+#: What is added to a price to make a total.
+_ADDED_PART = (
+    rf"(?:{_PART_NOUN_FIRST}|postage|freight|[gph]st|s\s?&\s?h|p\s?&\s?p)"
+    r"(?:\s+(?:charges?|costs?|fees?))?"
+)
+_PART_LEFT_OUT = (
+    r"(?:(?:plus|before|excluding|excl\.?|ex\.?|exc\.?|exclusive\s+of|net\s+of"
+    r"|not\s+(?:including|incl\.?|counting)|without|w/o|w/out|sans|less|minus|prior\s+to|pre)"
+    r"|\+)\s*-?\s*(?:the\s+|any\s+|applicable\s+)?"
+    rf"{_ADDED_PART}"
+    rf"|(?:does(?:n'?t|\s+not)|did(?:n'?t|\s+not))\s+include\s+(?:the\s+|any\s+)?{_ADDED_PART}"
+    rf"|{_ADDED_PART}\s+(?:(?:is|are|was|were|will\s+be)\s+)?(?:not\s+(?:included|incl\.?)"
+    r"|excluded|extra|additional|separate(?:ly)?|on\s+top|to\s+be\s+added|added\s+later)"
+    rf"|{_ADDED_PART}\s+(?:isn'?t|aren'?t|wasn'?t|weren'?t)\s+included"
+)
+#: Right after the amount (but for words that restate it, and a mark), a part said to be left
+#: out of it, which then is not the whole: "$41.37 plus tax", "$41.37 (+ shipping)", "$41.37
+#: before tax", "$41.37, tax not included", "$41.37 (doesn't include shipping)".
+_LEFT_OUT_AFTER = re.compile(
+    r"\s*(?:(?:in\s+total|total|all\s+told|altogether|overall|dollars|usd|bucks)\s*)?"
+    r"[,(:;\u2014\u2013-]?\s*(?:(?:that|it|this)(?:'s|\s+is|\s+was)\s+)?"
+    rf"(?:{_PART_LEFT_OUT})(?![\w])",
+    re.IGNORECASE,
+)
+#: Right before the amount, the same: "pre-tax $41.37", "before tax: $41.37".
+_LEFT_OUT_BEFORE = re.compile(
+    rf"(?:pre-?tax|before[\s-]{_ADDED_PART}|excluding\s+{_ADDED_PART}|ex\.?\s+tax|net\s+of\s+tax)"
+    r"\s*[:,]?\s*(?:(?:total|amount|price)\s*(?:of|is|was|:)?\s*)?$",
     re.IGNORECASE,
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
@@ -1140,6 +1173,39 @@ _PART = re.compile(
     rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST})(?:\s+(?:of|was|is|came\s+to)|\s*[:=])?\s*{_AMOUNT}",
     re.IGNORECASE,
 )
+
+
+def _left_out(text: str, cents: int) -> re.Match[str] | None:
+    """What says a part is left out of the amount ``cents`` where ``text`` names it
+    (:data:`_LEFT_OUT_AFTER`, :data:`_LEFT_OUT_BEFORE`), if anything does."""
+    found = [(m.start(), m.end(), m[2] or m[3] or m[4]) for m in _MARKED_MONEY.finditer(text)]
+    found += [(m.start(), m.end(), m[2]) for m in _PLAIN_NUMBER.finditer(text) if not m[1]]
+    for start, end, digits in found:
+        amount = _decimal(digits)
+        if amount is None or amount * 100 != cents:
+            continue
+        said = _LEFT_OUT_AFTER.match(text, end) or _LEFT_OUT_BEFORE.search(text, 0, start)
+        if said:
+            return said
+    return None
+
+
+def _amended(text: str, count: Any) -> re.Match[str] | None:
+    """The words right after the count ``count`` in ``text`` that add to it or take from it
+    (:data:`_COUNT_AMENDED`), if any."""
+    for match in _LOOSE_VALUE.finditer(text):
+        if _loose_number(match) == count:
+            said = _COUNT_AMENDED.match(text, match.end())
+            if said and not _A_RATING.match(text, said.end()):
+                return said
+    return None
+
+
+#: What adds a rating to a count of reviews, not another review: "12 reviews, as well as a
+#: 4.5-star average", "12 reviews (besides the star rating)".
+_A_RATING = re.compile(r"(?:[^.;)]|\.(?=[0-9])){0,40}?\b(?:ratings?|stars?|average|score)\b", re.I)
+
+
 #: A length of time beside a count: "in the last 30 days", "within 2 weeks", "3 days ago".
 _UNIT_OF_TIME = (
     rf"(?<![0-9.,]){_NUM}(?:\s+|-)(?:business\s+|calendar\s+|working\s+)?"
@@ -1588,18 +1654,26 @@ _PERCENT = re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.IGNORECASE)
 #: condition does: another source's or another moment's ("$19.23 (was 22)", "(the receipt says
 #: 22)", "(22 after tax)", "(22 w/ shipping)", "2:30 PM (the invite shows 3)").
 _REPORTED_KINDS = frozenset({"money", "date", "time"})
-#: Where a value is read: "according to the e-mail", "on the receipt", "in the confirmation".
+#: Where a value is read: "according to Ann", "on the receipt", "as per the e-mail", "in Ann's
+#: original invite".
 _SOURCE = (
-    r"according\s+to|per\s+the|(?:on|in)\s+(?:the|my|your)\s+(?:receipt|invoice|statement|bill"
-    r"|e-?mail|confirmation|order\s+page|web\s?site|site|page|card|app|calendar|invite)"
+    r"according\s+to|(?:(?:as\s+)?per|from|on|in)\s+(?:(?:the|my|your|their|his|her|[A-Z][\w-]*'s)"
+    r"\s+)?(?:[\w-]+\s+)?(?:receipt|invoice|statement|bill|e-?mail|message|attachment"
+    r"|confirmation|order\s+(?:page|confirmation|history)|web\s?site|site|page|card|app"
+    r"|calendar|invite|invitation)"
 )
+#: What opens an aside right before a value: a mark ("$41.37 (44 on the receipt)", "$41.37,
+#: 44 per the e-mail") and a word that turns to it ("2:30 PM, but 3 in the invite").
+_ASIDE_OPEN = re.compile(r"(?:^|[,(\[:;\u2014\u2013-])\s*(?:(?:but|though|yet|or|and)\s+)?$")
 _REPORTED = re.compile(
     r"\b(?:was|were|used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
-    rf"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door|{_SOURCE})\b",
+    r"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b",
     re.IGNORECASE,
 )
+_SOURCES = re.compile(rf"\b(?:{_SOURCE})\b", re.IGNORECASE)
 #: What follows a value reported as a source's: "(44 on the receipt)", "(3 in the e-mail)", "(44
-#: says the receipt)".
+#: says the receipt)". Only a value that opens an aside is read so (:data:`_ASIDE_OPEN`): "2:30
+#: PM on Thursday the 6th on the calendar" names a day, not another time.
 _REPORTED_FOLLOW = re.compile(
     rf"\s*(?:{_SOURCE}|says?|said|shows?|showed|reads?|lists?|listed|states?|stated)\b",
     re.IGNORECASE,
@@ -1646,15 +1720,20 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     cuts = [0, *(i for m in _ASIDE_END.finditer(text) for i in m.span()), len(text)]
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
+        sources = []
         if kind in _REPORTED_KINDS:
             conditions += [m.span() for m in _REPORTED.finditer(text, begin, stop)]
-        if not conditions:
+            sources = [m.span() for m in _SOURCES.finditer(text, begin, stop)]
+        if not conditions and not sources:
             continue
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
             if not _offered(text, match, kind, value, stop, begin):
                 continue
             start, end = match.span()
-            for c_start, c_end in conditions:
+            # A source offers a value that opens an aside ("$41.37 (44 on the receipt)"), not
+            # one a sentence runs on to ("2:30 PM on Tuesday the 4th, per the invite").
+            aside = bool(_ASIDE_OPEN.search(text[begin:start]))
+            for c_start, c_end in conditions + (sources if aside else []):
                 gap = text[min(end, c_end) : max(start, c_start)]
                 if (c_start < end and start < c_end) or len(gap.split()) <= 3:
                     return f"{match[0].strip()!r} beside {text[c_start:c_end]!r} offers another"
@@ -1678,7 +1757,9 @@ def _offered(
     ):
         return False  # a ratio ("your next 1:1 with Ann"), or a clock time beside no time
     if not _ALT_FOLLOW.match(text, match.end(), stop) and not (
-        kind in _REPORTED_KINDS and _REPORTED_FOLLOW.match(text, match.end(), stop)
+        kind in _REPORTED_KINDS
+        and _REPORTED_FOLLOW.match(text, match.end(), stop)
+        and _ASIDE_OPEN.search(text[begin : match.start()])
     ):
         return False
     if _of_another_thing(" ".join(text[begin : match.start()].split()), match, kind, value):
