@@ -55,9 +55,10 @@ def _worker(
     use_scratch(scratch)
     try:
         cls = _template_class(*where)
+        register_envs()  # the built-in templates and the plugins' first: they may hold it
         if cls.name not in registered():  # a template registered in the parent's session only
             register(cls)
-        register_envs()
+            register_envs()
         template = registered()[cls.name]
         progress = (lambda line: print(line, file=sys.stderr, flush=True)) if say else None
         report = validate_template(template, seeds, profiles, progress=progress, **options)
