@@ -31,12 +31,26 @@ CASES = [
         "Harbor Tote",
         {"candidates": [f"Tote {i}" for i in range(400)]},
     ),
+    # A value, then a run of blanks: what a pattern with blanks on both sides of an optional
+    # mark tries at every blank (head, filler, tail).
+    ("total", ("$41.37 plus", " ", "x"), "It came to $41.37 in total.", 4137, {"whole": True}),
+    ("total", ("before tax", " ", "x $41.37"), "It came to $41.37.", 4137, {"whole": True}),
+    ("number", ("7", " ", "x"), "There are 7.", 7, {}),
+    ("number", ("7", "\n", "x"), "There are 7.", 7, {}),
 ]
+
+
+def long_text(unit: str | tuple[str, str, str]) -> str:
+    """The longest message a unit makes: repeated, or a head, a filler repeated and a tail."""
+    if isinstance(unit, str):
+        return (unit * (MAX_LENGTH // len(unit) + 1))[:MAX_LENGTH]
+    head, filler, tail = unit
+    return head + filler * ((MAX_LENGTH - len(head) - len(tail)) // len(filler)) + tail
 
 
 def timed(kind: str, text: str, expected: object, options: dict[str, object]) -> float:
     started = time.perf_counter()
-    grade(kind, text, expected, **options)
+    grade("money" if kind == "total" else kind, text, expected, **options)
     return time.perf_counter() - started
 
 
@@ -46,14 +60,14 @@ def main() -> None:
     rounds = parser.parse_args().rounds
     print(f"{'kind':<6} {'repeated':<24} {'long ms':>8} {'short ms':>9} {'ratio':>7}")
     for kind, unit, short, expected, options in CASES:
-        long_text = (unit * (MAX_LENGTH // len(unit) + 1))[:MAX_LENGTH]
+        text = long_text(unit)
         longs, shorts = [], []
         for _ in range(rounds):
-            longs.append(timed(kind, long_text, expected, options))
+            longs.append(timed(kind, text, expected, options))
             shorts.append(timed(kind, short, expected, options))
         slow, fast = statistics.median(longs), statistics.median(shorts)
         print(
-            f"{kind:<6} {unit.strip()[:24]:<24} {slow * 1000:8.1f} {fast * 1000:9.2f} "
+            f"{kind:<6} {repr(unit)[:24]:<24} {slow * 1000:8.1f} {fast * 1000:9.2f} "
             f"{slow / fast:7.0f}"
         )
 

@@ -473,6 +473,52 @@ CASES = [
 ]
 CASES += [("name", "trip-notes.txt", FILES, text, ok) for text, ok in FILE_ROWS]
 CASES += [("identifier", "1ZVX40", {}, text, ok) for text, ok in BARE_ID_ROWS]
+
+#: What two reviews of the count, total and source rules found, both ways: a part left out of
+#: a total, an addition to a count, a second value read on a source, in markdown, with two
+#: parts, an expense report's own parts; and careful answers with labels, bullets, ids, the
+#: pronoun "one" and an ordinal word.
+WHOLE = {"whole": True}
+CASES += [
+    ("money", 4137, WHOLE, "**$41.37** plus tax", False),
+    ("money", 4137, WHOLE, "The total was **$41.37** (before tax).", False),
+    ("money", 4137, WHOLE, "Total (before tax): $41.37", False),
+    ("money", 4137, WHOLE, "**Pre-tax total:** $41.37", False),
+    ("money", 4137, WHOLE, "Total excl. tax: $41.37", False),
+    ("money", 4137, WHOLE, "Subtotal: $41.37", False),
+    ("money", 4137, WHOLE, "$41.37 (shipping and tax not included)", False),
+    ("money", 4137, WHOLE, "$41.37 (tax & shipping excluded)", False),
+    ("money", 4137, WHOLE, "$41.37 (excludes shipping)", False),
+    ("money", 4137, WHOLE, "$41.37 (tax still to be added)", False),
+    ("money", 4137, WHOLE, "$41.37 (shipping is charged separately)", False),
+    ("money", 4137, WHOLE, "$41.37 plus the restocking fee", False),
+    ("money", 52340, WHOLE, "$523.40 excluding the hotel", False),
+    ("money", 52340, WHOLE, "$523.40 (airfare not included)", False),
+    ("money", 4137, WHOLE, "**Total:** $41.37 (tax included)", True),
+    ("money", 4137, WHOLE, "$41.37 — that includes shipping and tax.", True),
+    ("money", 4137, WHOLE, "$41.37 in total, with the hotel and meals included.", True),
+    ("money", 4137, WHOLE, "Total: $41.37, Items: 3 per the receipt", True),
+    ("number", 7, {}, "**7** (plus my draft)", False),
+    ("number", 7, {}, '"7" plus my draft', False),
+    ("number", 7, {}, "7. Plus the draft in Spam.", False),
+    ("number", 7, {}, "7 (drafts excluded)", False),
+    ("number", 7, {}, "7 save for the draft", False),
+    ("number", 7, {}, "**7** e-mails (Inbox and Archive).", True),
+    ("number", 7, {}, "Total: 7\n- Inbox plus Archive", True),
+    ("number", 7, {}, "7 — Inbox + Archive", True),
+    ("number", 1, {}, "You have 1 open ticket. No one besides you is assigned to it.", True),
+    ("number", 2, {}, "2 open tickets: #1042 and #1043, the second without a reply.", True),
+    ("number", 2, {}, "2 open tickets: NM-12345-2 plus NM-12346-7", True),
+    ("number", 5, {}, "5 products cost less than $5 plus shipping", True),
+    ("time", time(14, 30), {}, "2:30 PM (3 in her reply)", False),
+    ("time", time(14, 30), {}, "2:30 PM (3 in the subject line)", False),
+    ("time", time(14, 30), {}, "2:30 PM. Attendees: 3 per the invite.", True),
+    ("money", 4137, {}, "$41.37 (44 on the packing slip)", False),
+    ("money", 4137, {}, "$41.37 (44 per Bob)", False),
+    ("money", 2499, {}, "$24.99 — reviews: 12 on the product page", True),
+    # an amount too large to read beside a part: a verdict, not an error
+    ("money", 4137, {}, "$5.00 tax, $99999999999999999 total", False),
+]
 CASES += [("name", POLO, SHOP, text, ok) for text, ok in PRODUCT_ROWS]
 
 

@@ -280,11 +280,15 @@ _EXCEPTION = re.compile(
 #: Spam", "7 except the newsletter", "7, excl. drafts". Further from the count these words
 #: describe rather than add ("7 e-mails (Inbox plus Archive)", "Other than that, …").
 _COUNT_AMENDED = re.compile(
-    r"(?:\s+[A-Za-z'-]+){0,2}?\s*[,(:;\u2014\u2013-]?\s*"
+    r"[*_\"'\u201d\u2019]*(?:[ \t]+[A-Za-z][A-Za-z'-]*){0,2}?\s*"
+    r"(?:(?:[,(:;\u2014\u2013-]\s*)?"
     r"(?:plus|\+|besides|except(?:ing)?(?:\s+for)?|ignoring|leaving\s+(?:out|aside)"
     r"|(?:setting|putting)\s+aside|as\s+well\s+as|in\s+addition\s+to|on\s+top\s+of"
     r"|(?:apart|aside)\s+from|other\s+than|along\s+with|together\s+with|minus|without"
-    r"|excl\.?|exclusive\s+of|not\s+incl\.?|omitting|discounting|disregarding)(?![\w])",
+    r"|save\s+for|excl\.?|ex\.|exclusive\s+of|not\s+incl\.?|omitting|discounting|disregarding)"
+    # "7. Plus the draft in Spam.", "7 (drafts excluded)"
+    r"|\.\s+(?:plus|\+)|\(\s*[A-Za-z'-]+(?:\s+[A-Za-z'-]+)?\s+(?:excluded|not\s+counted"
+    r"|not\s+included|aside))(?![\w])",
     re.IGNORECASE,
 )
 #: After an "or", what refers to another value of the asked kind: "or whatever the other order
@@ -1136,32 +1140,39 @@ _PART_NOUN_FIRST = (
 )
 #: What is added to a price to make a total.
 _ADDED_PART = (
-    rf"(?:{_PART_NOUN_FIRST}|postage|freight|[gph]st|s\s?&\s?h|p\s?&\s?p)"
+    rf"(?:{_PART_NOUN_FIRST}|postage|freight|[gph]st|s\s?&\s?h|p\s?&\s?p"
+    # an expense report's parts
+    r"|hotel|lodging|airfare|flights?|meals?|parking|mileage|taxis?|per\s+diem)"
     r"(?:\s+(?:charges?|costs?|fees?))?"
 )
+#: Parts named together: "shipping and tax", "tax & shipping", "tax, shipping".
+_ADDED_PARTS = rf"{_ADDED_PART}(?:\s*(?:,|and|&|/)\s*{_ADDED_PART})*"
 _PART_LEFT_OUT = (
-    r"(?:(?:plus|before|excluding|excl\.?|ex\.?|exc\.?|exclusive\s+of|net\s+of"
+    r"(?:(?:plus|before|excluding|excludes?|excl\.?|ex\.?|exc\.?|exclusive\s+of|net\s+of"
     r"|not\s+(?:including|incl\.?|counting)|without|w/o|w/out|sans|less|minus|prior\s+to|pre)"
-    r"|\+)\s*-?\s*(?:the\s+|any\s+|applicable\s+)?"
-    rf"{_ADDED_PART}"
-    rf"|(?:does(?:n'?t|\s+not)|did(?:n'?t|\s+not))\s+include\s+(?:the\s+|any\s+)?{_ADDED_PART}"
-    rf"|{_ADDED_PART}\s+(?:(?:is|are|was|were|will\s+be)\s+)?(?:not\s+(?:included|incl\.?)"
-    r"|excluded|extra|additional|separate(?:ly)?|on\s+top|to\s+be\s+added|added\s+later)"
-    rf"|{_ADDED_PART}\s+(?:isn'?t|aren'?t|wasn'?t|weren'?t)\s+included"
+    r"|\+)\s*(?:-\s*)?(?:the\s+|any\s+|applicable\s+)?(?:[a-z]+\s+)??"
+    rf"{_ADDED_PARTS}"
+    rf"|(?:does(?:n'?t|\s+not)|did(?:n'?t|\s+not))\s+include\s+(?:the\s+|any\s+)?{_ADDED_PARTS}"
+    rf"|{_ADDED_PARTS}\s+(?:(?:is|are|was|were|will\s+be)\s+)?(?:not\s+(?:included|incl\.?)"
+    r"|excluded|extra|additional|separate(?:ly)?|on\s+top|(?:still\s+)?to\s+be\s+added"
+    r"|added\s+later|added|charged\s+separately)"
+    rf"|{_ADDED_PARTS}\s+(?:isn'?t|aren'?t|wasn'?t|weren'?t)\s+included"
 )
 #: Right after the amount (but for words that restate it, and a mark), a part said to be left
 #: out of it, which then is not the whole: "$41.37 plus tax", "$41.37 (+ shipping)", "$41.37
 #: before tax", "$41.37, tax not included", "$41.37 (doesn't include shipping)".
 _LEFT_OUT_AFTER = re.compile(
-    r"\s*(?:(?:in\s+total|total|all\s+told|altogether|overall|dollars|usd|bucks)\s*)?"
-    r"[,(:;\u2014\u2013-]?\s*(?:(?:that|it|this)(?:'s|\s+is|\s+was)\s+)?"
+    r"[*_\"'\u201d\u2019]*\s*(?:(?:in\s+total|total|all\s+told|altogether|overall|dollars|usd"
+    r"|bucks)\s*)?"
+    r"(?:[,(:;\u2014\u2013-]\s*)?(?:(?:that|it|this)(?:'s|\s+is|\s+was)\s+)?"
     rf"(?:{_PART_LEFT_OUT})(?![\w])",
     re.IGNORECASE,
 )
 #: Right before the amount, the same: "pre-tax $41.37", "before tax: $41.37".
 _LEFT_OUT_BEFORE = re.compile(
-    rf"(?:pre-?tax|before[\s-]{_ADDED_PART}|excluding\s+{_ADDED_PART}|ex\.?\s+tax|net\s+of\s+tax)"
-    r"\s*[:,]?\s*(?:(?:total|amount|price)\s*(?:of|is|was|:)?\s*)?$",
+    rf"(?:pre-?tax|before[\s-]{_ADDED_PARTS}|(?:excluding|excl\.?|ex\.?)\s+{_ADDED_PARTS}"
+    r"|net\s+of\s+tax|sub-?total)[*_)]*"
+    r"\s*(?:[:,]\s*)?(?:(?:total|amount|price)[*_)]*\s*(?:(?:of|is|was|:)[*_]*\s*)?)?[*_]*$",
     re.IGNORECASE,
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
@@ -1184,7 +1195,9 @@ def _left_out(text: str, cents: int) -> re.Match[str] | None:
         amount = _decimal(digits)
         if amount is None or amount * 100 != cents:
             continue
-        said = _LEFT_OUT_AFTER.match(text, end) or _LEFT_OUT_BEFORE.search(text, 0, start)
+        said = _LEFT_OUT_AFTER.match(text, end) or _LEFT_OUT_BEFORE.search(
+            text, max(0, start - 80), start
+        )
         if said:
             return said
     return None
@@ -1193,7 +1206,17 @@ def _left_out(text: str, cents: int) -> re.Match[str] | None:
 def _amended(text: str, count: Any) -> re.Match[str] | None:
     """The words right after the count ``count`` in ``text`` that add to it or take from it
     (:data:`_COUNT_AMENDED`), if any."""
+    digits = re.search(r"[0-9]", text) is not None
     for match in _LOOSE_VALUE.finditer(text):
+        if match["num"] and (
+            match["num"].startswith("$")
+            or re.fullmatch(r"[A-Za-z0-9]-", text[max(0, match.start() - 2) : match.start()])
+        ):
+            continue  # a price, the tail of an id: "under $5 plus shipping", "NM-12345-2 plus …"
+        if match["word"] and is_ordinal(match["word"]):
+            continue  # "the second without a reply"
+        if match["word"] and match["word"].lower() == "one" and digits:
+            continue  # beside digits, a pronoun: "1 ticket; no one besides you"
         if _loose_number(match) == count:
             said = _COUNT_AMENDED.match(text, match.end())
             if said and not _A_RATING.match(text, said.end()):
@@ -1299,7 +1322,7 @@ def _set_aside(kind: str, text: str) -> str:
         return text  # the count is itself one of time ("5 days"): a second one is no aside
     if kind == "money":  # a part is less than the whole
         wholes = read(blanked).values
-        if any(value >= min(wholes) for m in parts for value in read(m[0]).values):
+        if not wholes or any(value >= min(wholes) for m in parts for value in read(m[0]).values):
             return text
     return blanked
 
@@ -1657,14 +1680,31 @@ _REPORTED_KINDS = frozenset({"money", "date", "time"})
 #: Where a value is read: "according to Ann", "on the receipt", "as per the e-mail", "in Ann's
 #: original invite".
 _SOURCE = (
-    r"according\s+to|(?:(?:as\s+)?per|from|on|in)\s+(?:(?:the|my|your|their|his|her|[A-Z][\w-]*'s)"
-    r"\s+)?(?:[\w-]+\s+)?(?:receipt|invoice|statement|bill|e-?mail|message|attachment"
+    r"according\s+to|(?:as\s+)?per\s+(?-i:[A-Z][a-z]+)"
+    r"|(?:(?:as\s+)?per|from|on|in)\s+(?:(?:the|my|your|their|his|her|[A-Z][\w-]*'s)"
+    r"\s+)?(?:[\w-]+\s+)?(?:receipt|invoice|statement|bill|e-?mail|message|reply|attachment"
     r"|confirmation|order\s+(?:page|confirmation|history)|web\s?site|site|page|card|app"
-    r"|calendar|invite|invitation)"
+    r"|calendar|invite|invitation|subject(?:\s+line)?|packing\s+slip|note|letter|listing"
+    r"|portal|account|ticket|form)"
 )
 #: What opens an aside right before a value: a mark ("$41.37 (44 on the receipt)", "$41.37,
-#: 44 per the e-mail") and a word that turns to it ("2:30 PM, but 3 in the invite").
-_ASIDE_OPEN = re.compile(r"(?:^|[,(\[:;\u2014\u2013-])\s*(?:(?:but|though|yet|or|and)\s+)?$")
+#: 44 per the e-mail"), and a word that turns to it ("2:30 PM, but 3 in the invite"); not a
+#: label's colon ("Attendees: 3 per the invite" counts attendees).
+_ASIDE_MARK = re.compile(
+    r"(?:[,(\[;\u2014\u2013-]|(?<![A-Za-z]):)\s*(?:(?:but|though|yet|or|and)\s+)?$"
+)
+_ASIDE_WORD = re.compile(r"\s*(?:(?:but|though|yet|or|and)\s+)?")
+
+
+def _opens_aside(text: str, begin: int, start: int) -> bool:
+    """Whether the value at ``start`` opens an aside (:data:`_ASIDE_MARK`), or the clause
+    that begins at ``begin``; only the few characters before it are read (a long clause is
+    read once, not once per value)."""
+    if _ASIDE_MARK.search(text, max(begin, start - 24), start):
+        return True
+    return start - begin <= 24 and _ASIDE_WORD.fullmatch(text, begin, start) is not None
+
+
 _REPORTED = re.compile(
     r"\b(?:was|were|used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
     r"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b",
@@ -1672,7 +1712,7 @@ _REPORTED = re.compile(
 )
 _SOURCES = re.compile(rf"\b(?:{_SOURCE})\b", re.IGNORECASE)
 #: What follows a value reported as a source's: "(44 on the receipt)", "(3 in the e-mail)", "(44
-#: says the receipt)". Only a value that opens an aside is read so (:data:`_ASIDE_OPEN`): "2:30
+#: says the receipt)". Only a value that opens an aside is read so (:func:`_opens_aside`): "2:30
 #: PM on Thursday the 6th on the calendar" names a day, not another time.
 _REPORTED_FOLLOW = re.compile(
     rf"\s*(?:{_SOURCE}|says?|said|shows?|showed|reads?|lists?|listed|states?|stated)\b",
@@ -1732,7 +1772,7 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
             start, end = match.span()
             # A source offers a value that opens an aside ("$41.37 (44 on the receipt)"), not
             # one a sentence runs on to ("2:30 PM on Tuesday the 4th, per the invite").
-            aside = bool(_ASIDE_OPEN.search(text[begin:start]))
+            aside = _opens_aside(text, begin, start)
             for c_start, c_end in conditions + (sources if aside else []):
                 gap = text[min(end, c_end) : max(start, c_start)]
                 if (c_start < end and start < c_end) or len(gap.split()) <= 3:
@@ -1759,10 +1799,11 @@ def _offered(
     if not _ALT_FOLLOW.match(text, match.end(), stop) and not (
         kind in _REPORTED_KINDS
         and _REPORTED_FOLLOW.match(text, match.end(), stop)
-        and _ASIDE_OPEN.search(text[begin : match.start()])
+        and _opens_aside(text, begin, match.start())
     ):
         return False
-    if _of_another_thing(" ".join(text[begin : match.start()].split()), match, kind, value):
+    lead = text[max(begin, match.start() - 100) : match.start()]  # its patterns read the end
+    if _of_another_thing(" ".join(lead.split()), match, kind, value):
         return False
     if match["roman"]:
         word = match["roman"]
