@@ -498,6 +498,8 @@ CASES += [
     ("money", 4137, WHOLE, "$41.37 — that includes shipping and tax.", True),
     ("money", 4137, WHOLE, "$41.37 in total, with the hotel and meals included.", True),
     ("money", 4137, WHOLE, "Total: $41.37, Items: 3 per the receipt", True),
+    ("money", 4137, WHOLE, "Subtotal $38.25, shipping $0.00, tax $3.12 — total $41.37.", True),
+    ("money", 4137, {}, "Subtotal $38.25, shipping $0.00, tax $3.12 — total $41.37.", True),
     ("number", 7, {}, "**7** (plus my draft)", False),
     ("number", 7, {}, '"7" plus my draft', False),
     ("number", 7, {}, "7. Plus the draft in Spam.", False),

@@ -1181,7 +1181,7 @@ _CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and)\s+)?(?:an?\s+)?"
 _PART = re.compile(
     rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for))?\s+(?:{_PART_NOUN})\b(?:\s+(?:included|incl\.?))?"
     rf"|(?<!\bwith )(?<!\bbefore )(?<!\bafter )(?<!\bthe )"
-    rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST})(?:\s+(?:of|was|is|came\s+to)|\s*[:=])?\s*{_AMOUNT}",
+    rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST}|sub-?total)(?:\s+(?:of|was|is|came\s+to)|\s*[:=])?\s*{_AMOUNT}",
     re.IGNORECASE,
 )
 
