@@ -195,6 +195,71 @@ def _combination(key: str) -> str:
     return key
 
 
+#: The most characters an episode's clipboard holds.
+MAX_CLIPBOARD_CHARS = 20_000
+#: The selection a copy takes: in the focused field (a password field gives nothing, as in a
+#: browser), else the page's; through same-origin frames to the focused one.
+_SELECTION_JS = """() => {
+  let doc = document, el = doc.activeElement;
+  while (el && el.tagName === "IFRAME" && el.contentDocument) {
+    doc = el.contentDocument;
+    el = doc.activeElement;
+  }
+  const field = el instanceof doc.defaultView.HTMLTextAreaElement
+    || (el instanceof doc.defaultView.HTMLInputElement && el.selectionStart !== null);
+  if (field) {
+    const text = el.type === "password" ? "" : el.value.slice(el.selectionStart, el.selectionEnd);
+    return { text, editable: !el.readOnly && !el.disabled };
+  }
+  return { text: String(doc.defaultView.getSelection() || ""), editable: false };
+}"""
+
+
+def _clipboard_command(key: str) -> str | None:
+    """ "copy", "cut" or "paste" if ``key`` is a chord that does one ("Control+C",
+    "Meta+V", "Control+Shift+V", "Control+Insert", "Shift+Insert", "Shift+Delete")."""
+    *held_keys, last = key.split("+") if key not in ("+", "++") else ["+"]
+    held, last = {k.lower() for k in held_keys}, last.lower()
+    command = held & {"control", "meta", "controlormeta"}
+    if len(command) == 1 and held - command <= {"shift"}:
+        return {"c": "copy", "x": "cut", "v": "paste", "insert": "copy"}.get(last)
+    if held == {"shift"}:
+        return {"insert": "paste", "delete": "cut"}.get(last)
+    return None
+
+
+def _press(session: Session, key: str, element: Locator | None = None) -> None:
+    """Press ``key`` (on ``element``, else where the focus is). Copy, cut and paste use the
+    episode's own clipboard (``session.clipboard``): Chromium's is one for the whole browser,
+    shared by every env it serves and kept across resets, so one episode could read what
+    another copied, or paste a megabyte it left there."""
+    command = _clipboard_command(_combination(key))
+    if command is None:
+        if element is not None:
+            element.press(key)
+        else:
+            session.page.keyboard.press(key)
+        return
+    if element is not None:
+        element.focus()
+    if command == "paste":
+        if session.clipboard:
+            session.page.keyboard.insert_text(session.clipboard)
+        return
+    selected = session.page.evaluate(_SELECTION_JS)
+    text = str(selected["text"])
+    if not text:
+        return  # nothing selected: the clipboard keeps what it had, as in a browser
+    session.clipboard = text[:MAX_CLIPBOARD_CHARS]
+    if command == "cut" and selected["editable"]:
+        session.page.keyboard.press("Delete")
+    if len(text) > MAX_CLIPBOARD_CHARS:
+        raise ActionError(
+            f"Copied the first {MAX_CLIPBOARD_CHARS:,} of the {len(text):,} characters selected: "
+            "the most the clipboard holds."
+        )
+
+
 #: Characters one keyboard_type may type: each is a key press of its own (about 4 ms), so a
 #: long text would hold the step (and the other envs' steps) for a minute; fill() sets a
 #: field's whole value at once.
@@ -313,7 +378,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "select_option": _select_option,
     "check": lambda s, bid, **_: _element(s, bid).check(),
     "uncheck": lambda s, bid, **_: _element(s, bid).uncheck(),
-    "press": lambda s, bid, key_comb, **_: _element(s, bid).press(_combination(key_comb)),
+    "press": lambda s, bid, key_comb, **_: _press(s, key_comb, _element(s, bid)),
     "focus": lambda s, bid, **_: _element(s, bid, usable=False).focus(),
     "scroll": _scroll,
     "upload_file": _upload_file,
@@ -331,7 +396,7 @@ _HANDLERS: dict[str, Callable[..., None]] = {
     "mouse_dblclick": _mouse("dblclick"),
     "mouse_down": _mouse("down"),
     "mouse_up": _mouse("up"),
-    "keyboard_press": lambda s, key, **_: s.page.keyboard.press(_combination(key)),
+    "keyboard_press": lambda s, key, **_: _press(s, key),
     "keyboard_type": lambda s, text, **_: _keyboard_type(s, text),
     "dialog_accept": lambda s, prompt_text, **_: s.answer_dialog(True, prompt_text),
     "dialog_dismiss": lambda s, **_: s.answer_dialog(False),

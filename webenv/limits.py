@@ -29,13 +29,19 @@ class Limits:
     is cut at a line's end and ends with a line saying so; ``elements`` keeps the first
     elements that fit (a list still, with the axtree's marker saying the page was cut).
 
-    Downloads are always refused (the context does not accept them).
+    ``field_chars``: characters a text field (an input or a textarea) holds where its page
+    sets no ``maxlength`` of its own; typing, ``fill`` and pasting past it stop at it, as a
+    browser stops them at a ``maxlength``.
+
+    Downloads are always refused (the context does not accept them). Copy and paste use the
+    episode's own clipboard, of at most 20,000 characters, empty at each reset.
     """
 
     tabs: int = 10
     dialogs_per_step: int = 5
     dialogs_per_page: int = 20
     observation_chars: int = 300_000
+    field_chars: int = 10_000
 
 
 DEFAULT_LIMITS = Limits()

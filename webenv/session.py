@@ -74,6 +74,18 @@ _WINDOW_BUDGET_JS = """(() => {
     return open.apply(this, args);
   };
 })();"""
+#: A text field holds at most ``Limits.field_chars`` characters where its page sets no bound of
+#: its own (``maxlength``, which typing, ``fill`` and pasting all respect): set as it takes the
+#: focus, before any text goes in. Without it one paste doubling a field's text, step after
+#: step, grew a renderer past 5 GB.
+_FIELD_BOUND_JS = """(() => {
+  const most = %d;
+  document.addEventListener("focusin", (event) => {
+    const el = event.target;
+    const field = el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement;
+    if (field && el.maxLength < 0) el.maxLength = most;
+  }, true);
+})();"""
 #: A document opens no JavaScript dialog any more (past :class:`Limits`' bound).
 _NO_DIALOGS_JS = """() => {
   window.alert = () => undefined;
@@ -244,6 +256,8 @@ class Session:
         #: The version of the document the last observation saw (see ``settle``).
         self.version: str | None = None
         self.limits = limits
+        #: The episode's clipboard (see ``press`` in :mod:`webenv.execute`).
+        self.clipboard = ""
         #: What a bound cut short during the current step ("" if nothing): a bound of
         #: ``limits`` refused something, or the page did not settle within ``timeouts``.
         self.limited = ""
@@ -282,6 +296,7 @@ class Session:
             self.context.set_default_navigation_timeout(timeouts.navigation)
             self.context.clock.set_fixed_time(now)
             self.context.add_init_script(_WINDOW_BUDGET_JS % limits.tabs)
+            self.context.add_init_script(_FIELD_BOUND_JS % limits.field_chars)
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)

@@ -36,7 +36,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The mail site, configured by ``test_config`` (``DATABASE``, ``SECRET_KEY``, ``NOW``…)."""
     app = Flask(__name__)
     app.config.from_mapping(
-        SECRET_KEY="dev", DATABASE=None, NOW=DEFAULT_NOW, SITE_URLS={}, WTF_CSRF_TIME_LIMIT=None
+        SECRET_KEY="dev",
+        DATABASE=None,
+        NOW=DEFAULT_NOW,
+        SITE_URLS={},
+        WTF_CSRF_TIME_LIMIT=None,
+        MAX_CONTENT_LENGTH=256 * 1024,  # a form's fields; no page uploads a file
     )
     if test_config is not None:
         app.config.from_mapping(test_config)

@@ -53,6 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         NOW=DEFAULT_NOW,
         SITE_URLS={},
         SEND_MAIL=None,
+        MAX_CONTENT_LENGTH=256 * 1024,  # a form's fields; no page uploads a file
     )
     if test_config is not None:
         app.config.update(test_config)

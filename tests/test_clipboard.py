@@ -1,0 +1,122 @@
+"""What one episode's typing and pasting may cost the shared browser and the sites: each
+episode has a clipboard of its own, a text field holds a bounded number of characters, and
+each site refuses a request body past its bound.
+
+Chromium has one clipboard for the whole browser, kept across contexts: before these bounds,
+an episode could paste what another env's episode (or its own previous episode) had copied, and
+a paste that doubled a field's text each step grew a renderer past 5 GB in four steps.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections.abc import Iterator
+
+import gymnasium as gym
+import httpx
+import pytest
+
+import webenv  # noqa: F401  (registers the ids)
+from webenv.execute import MAX_CLIPBOARD_CHARS
+from webenv.limits import Limits
+from webenv.served import ServedWorld
+
+pytestmark = pytest.mark.browser
+
+MAIL = "webenv/mail.archive_from_sender-v0"
+
+
+def search_box(observation) -> str:
+    """The id of the mailbox's search field."""
+    found = re.search(r"\[(\d+)\] searchbox", observation["axtree"])
+    assert found, observation["axtree"][:2000]
+    return found[1]
+
+
+def field_value(observation, bid: str) -> str:
+    """The value the axtree shows for field ``bid`` ("" if none)."""
+    line = next(line for line in observation["axtree"].splitlines() if f"[{bid}] " in line)
+    found = re.search(r' value="((?:[^"\\]|\\.)*)"', line)
+    return found[1] if found else ""
+
+
+@pytest.fixture
+def two_envs(browser) -> Iterator[tuple[gym.Env, gym.Env]]:
+    """Two envs of the mailbox in this thread: one Chromium, one clipboard of its own."""
+    first, second = gym.make(MAIL), gym.make(MAIL, limits=Limits(field_chars=50))
+    try:
+        yield first, second
+    finally:
+        first.close()
+        second.close()
+
+
+def test_each_episode_pastes_only_what_it_copied(two_envs):
+    first, second = two_envs
+    one, _ = first.reset(seed=0)
+    two, _ = second.reset(seed=0)
+    box_one, box_two = search_box(one), search_box(two)
+    one, *_ = first.step(
+        f'fill("{box_one}", "secret of the first")\n'
+        'keyboard_press("Control+a")\nkeyboard_press("Control+c")'
+    )
+    assert not one["last_action_error"], one["last_action_error"]
+    # The other env's episode, in the same Chromium, pastes nothing.
+    two, *_ = second.step(f'focus("{box_two}")\nkeyboard_press("Control+v")')
+    assert field_value(two, box_two) == ""
+    # Its own paste gives back what it copied; a cut takes it out of the field.
+    one, *_ = first.step(f'clear("{box_one}")\npress("{box_one}", "Control+v")')
+    assert field_value(one, box_one) == "secret of the first"
+    one, *_ = first.step('keyboard_press("Control+a")\nkeyboard_press("Control+x")')
+    assert field_value(one, box_one) == ""
+    one, *_ = first.step('keyboard_press("Shift+Insert")')
+    assert field_value(one, box_one) == "secret of the first"
+    # A new episode starts with an empty clipboard.
+    one, _ = first.reset(seed=1)
+    box_one = search_box(one)
+    one, *_ = first.step(f'focus("{box_one}")\nkeyboard_press("Meta+v")')
+    assert field_value(one, box_one) == ""
+
+
+def test_pasting_a_fields_text_into_itself_stops_at_the_fields_bound(two_envs):
+    _, bounded = two_envs
+    observation, _ = bounded.reset(seed=0)
+    box = search_box(observation)
+    observation, *_ = bounded.step(f'fill("{box}", "{"ab" * 100}")')
+    assert field_value(observation, box) == "ab" * 25  # 50 characters: Limits(field_chars=50)
+    double = 'keyboard_press("Control+a")\nkeyboard_press("Control+c")\nkeyboard_press("End")\n'
+    double += "\n".join(['keyboard_press("Control+v")'] * 5)
+    for _ in range(3):
+        observation, *_ = bounded.step(double)
+        assert not observation["last_action_error"], observation["last_action_error"]
+        assert field_value(observation, box) == "ab" * 25
+
+
+def test_a_copy_past_the_clipboards_bound_keeps_its_start_and_says_so(two_envs):
+    first, _ = two_envs
+    first.reset(seed=0)
+    # A page longer than the bound, nothing focused: select all of it and copy.
+    first.unwrapped._session.page.evaluate(
+        f"() => {{ document.activeElement.blur(); "
+        f"document.body.append('y'.repeat({MAX_CLIPBOARD_CHARS + 5})); }}"
+    )
+    observation, *_ = first.step('keyboard_press("Control+a")\nkeyboard_press("Control+c")')
+    assert "Copied the first 20,000 of the" in observation["last_action_error"]
+    assert len(first.unwrapped._session.clipboard) == MAX_CLIPBOARD_CHARS
+
+
+def test_each_site_refuses_a_request_body_past_its_bound():
+    served = ServedWorld(None, seed=0, port=0)
+    try:
+        for site in served.world.sites:
+            address = urllib.parse.urlsplit(served.url(site))
+            url = f"http://127.0.0.1:{address.port}/login"
+            headers = {"Host": address.netloc}
+            bound = served.apps[site].config["MAX_CONTENT_LENGTH"]
+            assert bound and bound <= 32 * 1024 * 1024, (site, bound)
+            refused = httpx.post(url, data={"username": "a" * bound}, headers=headers)
+            assert refused.status_code == 413, (site, refused.status_code)
+            assert "<html" in refused.text.lower(), site  # the site's own error page
+    finally:
+        served.close()
