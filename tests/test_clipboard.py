@@ -1,6 +1,7 @@
 """What one episode's typing and pasting may cost the shared browser and the sites: each
-episode has a clipboard of its own, a text field holds a bounded number of characters, and
-each site refuses a request body past its bound.
+episode has a clipboard of its own (and a middle click pastes no other episode's selection),
+a text field holds a bounded number of characters, and each site refuses a request body past
+its bound.
 
 Chromium has one clipboard for the whole browser, kept across contexts: before these bounds,
 an episode could paste what another env's episode (or its own previous episode) had copied, and
@@ -77,6 +78,25 @@ def test_each_episode_pastes_only_what_it_copied(two_envs):
     box_one = search_box(one)
     one, *_ = first.step(f'focus("{box_one}")\nkeyboard_press("Meta+v")')
     assert field_value(one, box_one) == ""
+
+
+def test_a_middle_click_pastes_nothing_another_episode_selected(two_envs):
+    # On Linux a middle click pastes the selection, which Chromium keeps for the whole browser.
+    first, second = two_envs
+    one, _ = first.reset(seed=0)
+    two, _ = second.reset(seed=0)
+    box = search_box(one)
+    first.step(f'fill("{box}", "selected in the first")\nkeyboard_press("Control+a")')
+    page = second.unwrapped._session.page
+    where = page.locator(f'[data-webenv-id="{search_box(two)}"]').bounding_box()
+    x, y = where["x"] + 5, where["y"] + where["height"] / 2
+    two, *_ = second.step(f'mouse_click({x}, {y}, button="middle")')
+    assert field_value(two, search_box(two)) == ""
+    # A middle click on a link still opens it in a new tab.
+    link = page.locator("a[href^='/']:visible").first.bounding_box()
+    tabs = len(second.unwrapped._session.pages)
+    second.step(f'mouse_click({link["x"] + 3}, {link["y"] + 3}, button="middle")')
+    assert len(second.unwrapped._session.pages) == tabs + 1
 
 
 def test_pasting_a_fields_text_into_itself_stops_at_the_fields_bound(two_envs):

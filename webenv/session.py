@@ -74,16 +74,23 @@ _WINDOW_BUDGET_JS = """(() => {
     return open.apply(this, args);
   };
 })();"""
-#: A text field holds at most ``Limits.field_chars`` characters where its page sets no bound of
-#: its own (``maxlength``, which typing, ``fill`` and pasting all respect): set as it takes the
-#: focus, before any text goes in. Without it one paste doubling a field's text, step after
-#: step, grew a renderer past 5 GB.
-_FIELD_BOUND_JS = """(() => {
+#: What an episode types into: a text field holds at most ``Limits.field_chars`` characters
+#: where its page sets no bound of its own (``maxlength``, which typing, ``fill`` and pasting
+#: all respect), set as it takes the focus, before any text goes in (without it a paste
+#: doubling a field's text, step after step, grew a renderer past 5 GB). And a middle click
+#: pastes nothing: on Linux it pastes the selection, which Chromium keeps for the whole
+#: browser, so an episode could paste what another env's episode had selected (copy and paste
+#: use the episode's own clipboard instead; see ``press`` in :mod:`webenv.execute`). A middle
+#: click on a link still opens it in a new tab.
+_EDITING_JS = """(() => {
   const most = %d;
   document.addEventListener("focusin", (event) => {
     const el = event.target;
     const field = el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement;
     if (field && el.maxLength < 0) el.maxLength = most;
+  }, true);
+  window.addEventListener("mouseup", (event) => {
+    if (event.button === 1) event.preventDefault();
   }, true);
 })();"""
 #: A document opens no JavaScript dialog any more (past :class:`Limits`' bound).
@@ -296,7 +303,7 @@ class Session:
             self.context.set_default_navigation_timeout(timeouts.navigation)
             self.context.clock.set_fixed_time(now)
             self.context.add_init_script(_WINDOW_BUDGET_JS % limits.tabs)
-            self.context.add_init_script(_FIELD_BOUND_JS % limits.field_chars)
+            self.context.add_init_script(_EDITING_JS % limits.field_chars)
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)
