@@ -341,6 +341,8 @@ def test_the_play_command_serves_screenshots_from_the_default_folder(
         # The page shows its first state once its own fetch answers; a click before that would
         # have its message cleared by that first state.
         expect(blank.locator("#status")).to_have_text("Step 0")
+        # Its picture has failed (until then the image may have no box to click on).
+        blank.wait_for_function("() => document.getElementById('screenshot').complete")
         blank.locator("#screenshot").click(force=True)
         expect(blank.locator("#error")).to_contain_text("has not loaded")
         expect(blank.locator("#step")).to_have_text("0")
