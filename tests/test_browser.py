@@ -6,6 +6,8 @@ import logging
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -228,3 +230,35 @@ def test_a_close_left_to_fail_after_chromium_went_says_nothing_and_other_errors_
     assert ours == "an error of ours"
     reported = [record.getMessage() for record in caplog.records if record.name == "asyncio"]
     assert len(reported) == 1 and "fails()" in reported[0], reported
+
+
+#: Ctrl-C lands while asyncio makes Playwright's event loop (patched in: a real Ctrl-C lands
+#: there now and then when a command starts Playwright again for each task).
+INTERRUPTED_START = """
+import os, signal, sys
+from asyncio import selector_events
+from webenv import browser
+made = selector_events.BaseSelectorEventLoop._make_self_pipe
+def interrupted(self):
+    os.kill(os.getpid(), signal.SIGINT)
+    for _ in range(1000):
+        pass  # bytecodes, where Python runs its handler
+    return made(self)
+selector_events.BaseSelectorEventLoop._make_self_pipe = interrupted
+try:
+    browser.acquire_browser()
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+sys.exit(1)
+"""
+
+
+def test_a_ctrl_c_while_playwright_starts_is_raised_once_it_has_started():
+    # Before, the half-made loop's __del__ printed "Exception ignored … no attribute '_ssock'"
+    # and a traceback at exit.
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_START], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout == "interrupted\n", (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr

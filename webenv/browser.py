@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,10 +102,36 @@ _local = threading.local()
 def _runtime() -> _Runtime:
     runtime: _Runtime | None = getattr(_local, "runtime", None)
     if runtime is None:
-        runtime = _local.runtime = _Runtime(sync_playwright().start())
+        runtime = _local.runtime = _Runtime(_start_playwright())
         loop = runtime.playwright._loop  # type: ignore[attr-defined]
         loop.set_exception_handler(quiet_unawaited_closes)
     return runtime
+
+
+def _start_playwright() -> Playwright:
+    """Playwright's start, a Ctrl-C during it held back until it is done, then raised. One
+    that lands while asyncio makes Playwright's event loop leaves a half-made loop, whose
+    ``__del__`` prints a traceback at exit ("no attribute '_ssock'"): a command that starts
+    Playwright again for each task (``webenv demos``) met it on Ctrl-C. Only the main thread
+    gets Ctrl-C, and only Python's own handler is held back."""
+    in_main = threading.current_thread() is threading.main_thread()
+    if not in_main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return sync_playwright().start()
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, frame: held.append(number))
+    try:
+        playwright = sync_playwright().start()
+    except BaseException:
+        if held:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        with contextlib.suppress(Exception):
+            playwright.stop()
+        raise KeyboardInterrupt
+    return playwright
 
 
 def quiet_unawaited_closes(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
