@@ -238,6 +238,8 @@ INTERRUPTED_START = """
 import os, signal, sys
 from asyncio import selector_events
 from webenv import browser
+# As in a command run from a terminal (a shell's background job starts with Ctrl-C ignored).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 made = selector_events.BaseSelectorEventLoop._make_self_pipe
 def interrupted(self):
     os.kill(os.getpid(), signal.SIGINT)
