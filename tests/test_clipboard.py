@@ -96,6 +96,10 @@ def test_a_middle_click_pastes_nothing_another_episode_selected(two_envs):
     link = page.locator("a[href^='/']:visible").first.bounding_box()
     tabs = len(second.unwrapped._session.pages)
     second.step(f'mouse_click({link["x"] + 3}, {link["y"] + 3}, button="middle")')
+    for _ in range(50):  # the tab opens on its own time, after the click
+        if len(second.unwrapped._session.pages) > tabs:
+            break
+        page.wait_for_timeout(100)
     assert len(second.unwrapped._session.pages) == tabs + 1
 
 
