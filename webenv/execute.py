@@ -179,14 +179,20 @@ def _modifiers(modifiers: Any) -> Any:
     return keys
 
 
+def _chord(key: str) -> tuple[list[str], str]:
+    """The keys ``key`` holds down and the one it presses ("Shift++": ["Shift"], "+")."""
+    parts = key.split("+")
+    if key.endswith("++") or key == "+":  # the "+" key itself, last
+        parts = [*parts[:-2], "+"]
+    *held, last = parts
+    return held, last
+
+
 def _combination(key: str) -> str:
     """``key`` as Playwright presses it, if it is one key with modifiers held ("Enter",
     "Control+A", "Shift++"); a run of keys ("a+b+c", each a key press, so a way to type
     without keyboard_type's bound) is refused."""
-    parts = key.split("+")
-    if key.endswith("++") or key == "+":  # the "+" key itself, last
-        parts = [*parts[:-2], "+"]
-    *held, _last = parts
+    held, _last = _chord(key)
     if not set(held) <= MODIFIERS:
         raise ActionError(
             f"{key[:40]!r} is not a key combination: keys held with '+' must be among "
@@ -218,7 +224,7 @@ _SELECTION_JS = """() => {
 def _clipboard_command(key: str) -> str | None:
     """ "copy", "cut" or "paste" if ``key`` is a chord that does one ("Control+C",
     "Meta+V", "Control+Shift+V", "Control+Insert", "Shift+Insert", "Shift+Delete")."""
-    *held_keys, last = key.split("+") if key not in ("+", "++") else ["+"]
+    held_keys, last = _chord(key)
     held, last = {k.lower() for k in held_keys}, last.lower()
     command = held & {"control", "meta", "controlormeta"}
     if len(command) == 1 and held - command <= {"shift"}:

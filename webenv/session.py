@@ -302,8 +302,10 @@ class Session:
             self.context.set_default_timeout(timeouts.action)
             self.context.set_default_navigation_timeout(timeouts.navigation)
             self.context.clock.set_fixed_time(now)
-            self.context.add_init_script(_WINDOW_BUDGET_JS % limits.tabs)
-            self.context.add_init_script(_EDITING_JS % limits.field_chars)
+            # One script, one round trip to the browser at each reset.
+            self.context.add_init_script(
+                _WINDOW_BUDGET_JS % limits.tabs + "\n" + _EDITING_JS % limits.field_chars
+            )
             if cookies:
                 self.context.add_cookies(cookies)  # type: ignore[arg-type]
             self.context.on("page", self._adopt)

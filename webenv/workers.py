@@ -116,11 +116,16 @@ class _Worker:
 
     def death(self) -> str:
         self.process.join(5)
-        code = self.process.exitcode
-        if code is not None and code < 0:
-            with contextlib.suppress(ValueError):
-                return f"killed by {signal.Signals(-code).name}"
-        return f"exit code {code}"
+        return how_it_ended(self.process)
+
+
+def how_it_ended(process: BaseProcess) -> str:
+    """How an ended process ended: "killed by SIGKILL", "exit code 1"."""
+    code = process.exitcode
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"exit code {code}"
 
 
 class WorkerPool:

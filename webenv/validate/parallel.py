@@ -21,6 +21,7 @@ from ..errors import WebEnvError
 from ..registration import register_envs
 from ..scratch import new_scratch, use_scratch
 from ..tasks import TaskTemplate, env_id, register, registered
+from ..workers import how_it_ended
 from .report import RUN, Case, CheckReport, TemplateReport
 
 
@@ -111,11 +112,7 @@ class _Running:
             return message[1]
         if message is not None:
             return _failed(self.template, seeds, str(message[1]))
-        code = self.process.exitcode
-        how = f"exit code {code}"
-        if code is not None and code < 0:
-            with contextlib.suppress(ValueError):
-                how = f"killed by {signal.Signals(-code).name}"
+        how = how_it_ended(self.process)
         return _failed(self.template, seeds, f"the worker auditing it died ({how})")
 
     def end(self) -> None:
