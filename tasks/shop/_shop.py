@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from typing import Any
 
@@ -325,6 +325,37 @@ def open_order(number: str, observation: Mapping[str, Any]) -> Moves:
     observation = yield from open_link("Orders", observation)
     observation = yield from open_link(number, observation)
     return observation
+
+
+# The text of the shop's "page not found": what a person sees after a link that leads nowhere.
+MISSING_PAGE = "We couldn't find the page you were looking for."
+
+
+def find_order(
+    observation: Mapping[str, Any], wanted: Callable[[Mapping[str, Any]], bool]
+) -> Moves:
+    """From the order history: open the listed orders in turn until ``wanted(page)`` holds, and
+    return that page (or the last one opened). An order whose link led to "page not found" is
+    opened again from a fresh copy of the list, as a person goes back and tries once more."""
+    history = observation["url"]
+    listed = _order_links(observation)
+    for name, href in listed.items():
+        observation = yield f"goto({href!r})"
+        if MISSING_PAGE in observation["axtree"]:
+            observation = yield f"goto({history!r})"
+            observation = yield f"goto({_order_links(observation).get(name, href)!r})"
+        if wanted(observation):
+            break
+    return observation
+
+
+def _order_links(observation: Mapping[str, Any]) -> dict[str, str]:
+    """The order history's links to orders: name → address, in the page's order."""
+    return {
+        node.name: node.href
+        for node in AxTree(observation["axtree"]).find_all("link")
+        if node.href and "/account/orders/" in node.href
+    }
 
 
 def definition(tree: AxTree, term: str) -> str:

@@ -24,6 +24,7 @@ from webenv.world import World
 
 from ._shop import (
     expect_unchanged,
+    find_order,
     long_date,
     open_link,
     order_lines,
@@ -85,13 +86,10 @@ class OrderDate(TaskTemplate):
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         observation = yield from open_link("Orders", observation)
+        observation = yield from find_order(
+            observation, lambda page: AxTree(page["axtree"]).has("link", task.params["product"])
+        )
         tree = AxTree(observation["axtree"])
-        numbers = [
-            node.href for node in tree.find_all("link") if "/account/orders/" in (node.href or "")
-        ]
-        for href in numbers:
-            observation = yield f'goto("{href}")'
-            tree = AxTree(observation["axtree"])
-            if tree.has("link", task.params["product"]):
-                yield say(order_placed_on(tree))
-                return
+        if tree.has("link", task.params["product"]):
+            yield say(order_placed_on(tree))
+            return

@@ -26,6 +26,7 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ..help._help import TICKET, contact, expect_one_ticket, open_article, open_help
+from ..shop._shop import find_order
 from ._flows import ORDER_NUMBER, expect_one_return, open_order_history, unique_items
 from .help_return_policy import REFUNDS, is_the_order, naming, returnable_orders
 
@@ -125,17 +126,13 @@ class HelpDamagedReturn(TaskTemplate):
         p = task.params
         observation = yield from open_article("An item arrived damaged or wrong", observation)
         observation = yield from open_order_history(observation)
-        links = [
-            node.href
-            for node in AxTree(observation["axtree"]).find_all("link")
-            if "/account/orders/" in (node.href or "")
-        ]
+        observation = yield from find_order(
+            observation,
+            lambda page: (
+                is_the_order(page, p) and AxTree(page["axtree"]).has("link", "Return items")
+            ),
+        )
         tree = AxTree(observation["axtree"])
-        for href in links:
-            observation = yield f'goto("{href}")'
-            tree = AxTree(observation["axtree"])
-            if is_the_order(observation, p) and tree.has("link", "Return items"):
-                break
         order_number = ORDER_NUMBER.search(observation["axtree"])
         observation = yield f'click("{tree.id("link", "Return items")}")'
         tree = AxTree(observation["axtree"])

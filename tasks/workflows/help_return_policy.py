@@ -35,6 +35,7 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ..help._help import open_article
+from ..shop._shop import find_order
 from ._flows import (
     expect_one_return,
     new_rows,
@@ -160,16 +161,8 @@ class _ReturnIfAllowed(TaskTemplate):
         found = _WINDOW.search(observation["axtree"])
         days = int(found[1]) if found else 0
         observation = yield from open_order_history(observation)
-        links = [
-            node.href
-            for node in AxTree(observation["axtree"]).find_all("link")
-            if "/account/orders/" in (node.href or "")
-        ]
-        for href in links:
-            observation = yield f'goto("{href}")'
-            tree = AxTree(observation["axtree"])
-            if is_the_order(observation, p):
-                break
+        observation = yield from find_order(observation, lambda page: is_the_order(page, p))
+        tree = AxTree(observation["axtree"])
         if not tree.has("link", "Return items"):
             # The shop offers no return past its window, which the current policy states.
             placed = _PLACED.search(observation["axtree"])

@@ -22,6 +22,7 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ..help._help import TICKET, contact, expect_one_ticket, open_help, says
+from ..shop._shop import find_order
 from ._flows import open_order_history, persona_orders, unique_items
 
 #: Problems a customer writes to support about: the order statuses they fit, the topic, the
@@ -132,17 +133,11 @@ class HelpTicketForOrder(TaskTemplate):
         number = p.get("known_number")
         if number is None:
             observation = yield from open_order_history(observation)
-            links = [
-                node.href
-                for node in AxTree(observation["axtree"]).find_all("link")
-                if "/account/orders/" in (node.href or "")
-            ]
-            for href in links:
-                observation = yield f'goto("{href}")'
-                tree = AxTree(observation["axtree"])
-                if tree.has("link", p["item"]):
-                    number = tree.find("heading", contains="Order ").name.split()[-1]
-                    break
+            observation = yield from find_order(
+                observation, lambda page: AxTree(page["axtree"]).has("link", p["item"])
+            )
+            tree = AxTree(observation["axtree"])
+            number = tree.find("heading", contains="Order ").name.split()[-1]
         observation = yield from open_help(observation)
         values = {
             "topic": p["topic"],

@@ -85,6 +85,27 @@ def test_the_oracle_gets_past_each_kind_on_each_site(task_env, run_policy, name,
     assert may_miss(kind, name), f"{kind} struck on none of the seeds {SEEDS}"
 
 
+#: Episodes where links.dead_link breaks the links of more than one order in the order history
+#: before the one the oracle looks for: after the first 404 has been got past, the next one is
+#: the oracle's to get past, as a person would, from a fresh copy of the list.
+DEAD_ORDER_LINKS = (
+    ("shop.order_date", {"links.dead_link": 1.0}, 16),
+    ("workflows.help_return_closed", {"links.dead_link": 1.0}, 24),
+    ("workflows.help_ticket_for_order", {"links.dead_link": 1.0}, 25),
+    ("workflows.help_damaged_return", "light", 693),
+)
+
+
+@pytest.mark.parametrize(("name", "profile", "seed"), DEAD_ORDER_LINKS)
+def test_the_oracle_gets_past_several_dead_links_in_one_list(
+    task_env, run_policy, name, profile, seed
+):
+    reward, info = run_policy(task_env(name), seed, oracle, strict=False, perturb=profile)
+    dead = [step for step in info["trail"] if "/moved/account/orders/" in json.dumps(step)]
+    assert len(dead) >= 2, "the case no longer meets two dead links in the order history"
+    assert reward == 1.0, json.dumps(info["trail"], indent=1)[:4000]
+
+
 def test_every_kind_applies_to_some_representative():
     covered = {kind for name in REPRESENTATIVES for kind in KINDS if _applies(kind, name)}
     assert covered == set(KINDS)
