@@ -51,6 +51,7 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "$58.20, rated 4.5 stars",
             "＄５８.２０",
             "$58.20 on Wednesday, March 4th",
+            "The subtotal was $52.00 and the total $58.20.",
         ],
         [
             "$58.20 or $61.00",
@@ -61,7 +62,6 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "$5,820.00",
             "Either $58.20 or $61.00.",
             "$58.20, $61.00, $12.99",
-            "The subtotal was $52.00 and the total $58.20.",
             "",
             "   ",
             "no idea",

@@ -518,6 +518,22 @@ CASES += [
     ("money", 4137, {}, "$41.37 (44 on the packing slip)", False),
     ("money", 4137, {}, "$41.37 (44 per Bob)", False),
     ("money", 2499, {}, "$24.99 — reviews: 12 on the product page", True),
+    # a source's name as the label of an aside: another value read there
+    ("time", time(14, 30), {}, "2:30 PM (Ann's invite: 3)", False),
+    ("time", time(14, 30), {}, "2:30 PM, but the invite: 3", False),
+    ("money", 4137, {}, "$41.37; the e-mail: 44", False),
+    ("money", 4137, {}, "$41.37, per Bob's e-mail: 44.", False),
+    ("date", date(2026, 4, 9), YEAR, "April 9, 2026 (Ann's e-mail: 10)", False),
+    # ... not a label that starts the answer, nor one before a number of a thing
+    ("time", time(14, 30), {}, "Invite: 2:30 PM", True),
+    ("time", time(14, 30), {}, "2:30 PM (invite: 3 people)", True),
+    ("money", 4137, {}, "Receipt: $41.37", True),
+    ("money", 4137, {}, "$41.37 (order page: 2 items)", True),
+    ("date", date(2026, 4, 9), YEAR, "April 9, 2026 (invite: 2 weeks ago)", True),
+    # the subtotal named as such beside the total
+    ("money", 4137, {}, "The subtotal was $38.25; the total $41.37.", True),
+    ("money", 4137, {}, "The shipping came to $5.99 and the total was $41.37.", True),
+    ("money", 3825, {}, "The subtotal was $38.25", True),
     # an amount too large to read beside a part: a verdict, not an error
     ("money", 4137, {}, "$5.00 tax, $99999999999999999 total", False),
 ]
@@ -559,6 +575,9 @@ def test_a_quiet_hedge_fails_and_a_careful_sentence_passes(kind, expected, optio
         ("$41.37 plus postage", False, True),
         ("$41.37 plus applicable taxes", False, True),
         ("pre-tax: $41.37", False, True),
+        ("The subtotal was $41.37.", False, True),
+        ("The subtotal came to $41.37", False, True),
+        ("Before tax, the amount was $41.37", False, True),
         # ... said of the parts, or of another amount, not of the answer
         ("$41.37 (subtotal plus shipping and tax)", True, True),
         ("The order total (items + shipping + tax) was $41.37.", True, True),

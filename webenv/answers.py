@@ -1129,8 +1129,9 @@ def grade(
 
 #: An amount named as a part of the whole, with its connective: "(including $3.12 tax)",
 #: "$3.12 in tax", "a $5.00 discount", "tax of $3.12", "shipping: $5.99". Named first, the part
-#: is tax, shipping, a fee or a tip, and not after "with", "before", "after" or "the": "with
-#: the coupon $41.37" and "before tax $38.25" name a whole, not a part.
+#: is tax, shipping, a fee, a tip or the subtotal ("the subtotal was $38.25"), and not after
+#: "with", "before" or "after" (and a "the"): "with the coupon $41.37" and "before tax $38.25"
+#: name a whole, not a part.
 _PART_NOUN = (
     r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip|discount"
     r"|coupon|savings"
@@ -1168,11 +1169,15 @@ _LEFT_OUT_AFTER = re.compile(
     rf"(?:{_PART_LEFT_OUT})(?![\w])",
     re.IGNORECASE,
 )
-#: Right before the amount, the same: "pre-tax $41.37", "before tax: $41.37".
+#: Right before the amount, the same: "pre-tax $41.37", "before tax: $41.37", "the subtotal was
+#: $41.37".
 _LEFT_OUT_BEFORE = re.compile(
     rf"(?:pre-?tax|before[\s-]{_ADDED_PARTS}|(?:excluding|excl\.?|ex\.?)\s+{_ADDED_PARTS}"
     r"|net\s+of\s+tax|sub-?total)[*_)]*"
-    r"\s*(?:[:,]\s*)?(?:(?:total|amount|price)[*_)]*\s*(?:(?:of|is|was|:)[*_]*\s*)?)?[*_]*$",
+    r"\s*(?:(?:[:,]\s*)?(?:(?:the|its|my)\s+)?(?:total|amount|price)[*_)]*\s*|[:,]\s*)?"
+    # a verb right after the words ("subtotal was"), not after a mark ("subtotal, is")
+    r"(?:(?<![,:]\s)(?<![,:])(?:of|is|was|came\s+to|comes\s+to|amounted\s+to)[*_]*\s*"
+    r"|:[*_]*\s*)?[*_]*$",
     re.IGNORECASE,
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
@@ -1180,8 +1185,10 @@ _AMOUNT = rf"(?:\$\s?{_NUM}{_CENTS}|(?<![0-9.,]){_NUM}{_CENTS}\s?(?:dollars|usd)
 _CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and)\s+)?(?:an?\s+)?"
 _PART = re.compile(
     rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for))?\s+(?:{_PART_NOUN})\b(?:\s+(?:included|incl\.?))?"
-    rf"|(?<!\bwith )(?<!\bbefore )(?<!\bafter )(?<!\bthe )"
-    rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST}|sub-?total)(?:\s+(?:of|was|is|came\s+to)|\s*[:=])?\s*{_AMOUNT}",
+    rf"|(?<!\bwith )(?<!\bbefore )(?<!\bafter )"
+    rf"(?<!\bwith the )(?<!\bbefore the )(?<!\bafter the )"
+    rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST}|sub-?total)"
+    rf"(?:\s+(?:of|was|is|were|are|costs?|c(?:ame|omes)\s+to|amounted\s+to)|\s*[:=])?\s*{_AMOUNT}",
     re.IGNORECASE,
 )
 
@@ -1679,14 +1686,55 @@ _PERCENT = re.compile(r"[0-9.,]+\s?(?:%|percent\b)", re.IGNORECASE)
 _REPORTED_KINDS = frozenset({"money", "date", "time"})
 #: Where a value is read: "according to Ann", "on the receipt", "as per the e-mail", "in Ann's
 #: original invite".
+_SOURCE_NOUN = (
+    r"(?:(?:the|my|your|their|his|her|[A-Z][\w-]*'s)\s+)?(?:[\w-]+\s+)?(?:receipt|invoice"
+    r"|statement|bill|e-?mail|message|reply|attachment|confirmation|order\s+(?:page"
+    r"|confirmation|history)|web\s?site|site|page|card|app|calendar|invite|invitation"
+    r"|subject(?:\s+line)?|packing\s+slip|note|letter|listing|portal|account|ticket|form)"
+)
 _SOURCE = (
     r"according\s+to|(?:as\s+)?per\s+(?-i:[A-Z][a-z]+)"
-    r"|(?:(?:as\s+)?per|from|on|in)\s+(?:(?:the|my|your|their|his|her|[A-Z][\w-]*'s)"
-    r"\s+)?(?:[\w-]+\s+)?(?:receipt|invoice|statement|bill|e-?mail|message|reply|attachment"
-    r"|confirmation|order\s+(?:page|confirmation|history)|web\s?site|site|page|card|app"
-    r"|calendar|invite|invitation|subject(?:\s+line)?|packing\s+slip|note|letter|listing"
-    r"|portal|account|ticket|form)"
+    rf"|(?:(?:as\s+)?per|from|on|in)\s+{_SOURCE_NOUN}"
 )
+#: A source named as a label at the start of an aside or a clause, right before a value: "2:30
+#: PM (Ann's invite: 3)", "$41.37 (receipt: 44)", "$41.37; the e-mail: 44".
+_SOURCE_LABEL = re.compile(rf"{_SOURCE_NOUN}[*_]*\s*[:=]\s*$", re.IGNORECASE)
+#: What may come between the start of a clause or a mark and a source's label: "(but Ann's
+#: invite: 3)", ", per the e-mail: 44".
+_LABEL_LEAD = re.compile(
+    r"\s*(?:(?:but|though|yet|or|and)\s+)?(?:(?:(?:as\s+)?per|from|on|in|according\s+to)\s+)?$",
+    re.IGNORECASE,
+)
+_MARK = re.compile(r"[(\[,;\u2014\u2013-]")
+
+
+def _label_leads(text: str, begin: int, at: int) -> bool:
+    """Whether a label at ``at`` begins its clause (from ``begin``) or follows a mark, with
+    only :data:`_LABEL_LEAD`'s words between."""
+    lead = _LABEL_LEAD.search(text, max(begin, at - 40), at)
+    if lead is None:
+        return False
+    return (
+        lead.start() == begin or _MARK.fullmatch(text, lead.start() - 1, lead.start()) is not None
+    )
+
+
+_CLAUSE_TAIL = re.compile(r"[*_\"'\u201d\u2019\s]*(?:[.!?,;)\]]|$)")
+
+
+def _source_label(text: str, begin: int, match: re.Match[str]) -> bool:
+    """Whether the value ``match`` is all a clause or an aside (from ``begin``) says after a
+    source's name as its label (:data:`_SOURCE_LABEL`): "(invite: 3)", not "(invite: 3
+    people)"."""
+    start = match.start()
+    label = _SOURCE_LABEL.search(text, max(begin, start - 60), start)
+    return (
+        label is not None
+        and _label_leads(text, begin, label.start())
+        and _CLAUSE_TAIL.match(text, match.end()) is not None
+    )
+
+
 #: What opens an aside right before a value: a mark ("$41.37 (44 on the receipt)", "$41.37,
 #: 44 per the e-mail"), and a word that turns to it ("2:30 PM, but 3 in the invite"); not a
 #: label's colon ("Attendees: 3 per the invite" counts attendees).
@@ -1761,15 +1809,18 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
         sources = []
-        if kind in _REPORTED_KINDS:
+        reported = kind in _REPORTED_KINDS
+        if reported:
             conditions += [m.span() for m in _REPORTED.finditer(text, begin, stop)]
             sources = [m.span() for m in _SOURCES.finditer(text, begin, stop)]
-        if not conditions and not sources:
+        if not conditions and not sources and not (reported and ":" in text[begin:stop]):
             continue
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
             if not _offered(text, match, kind, value, stop, begin):
                 continue
             start, end = match.span()
+            if reported and _source_label(text, begin, match):
+                return f"{match[0].strip()!r} after a source's label offers another"
             # A source offers a value that opens an aside ("$41.37 (44 on the receipt)"), not
             # one a sentence runs on to ("2:30 PM on Tuesday the 4th, per the invite").
             aside = _opens_aside(text, begin, start)
@@ -1798,8 +1849,13 @@ def _offered(
         return False  # a ratio ("your next 1:1 with Ann"), or a clock time beside no time
     if not _ALT_FOLLOW.match(text, match.end(), stop) and not (
         kind in _REPORTED_KINDS
-        and _REPORTED_FOLLOW.match(text, match.end(), stop)
-        and _opens_aside(text, begin, match.start())
+        and (
+            (
+                _REPORTED_FOLLOW.match(text, match.end(), stop)
+                and _opens_aside(text, begin, match.start())
+            )
+            or _source_label(text, begin, match)
+        )
     ):
         return False
     lead = text[max(begin, match.start() - 100) : match.start()]  # its patterns read the end
