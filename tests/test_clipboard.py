@@ -103,6 +103,67 @@ def test_a_middle_click_pastes_nothing_another_episode_selected(two_envs):
     assert len(second.unwrapped._session.pages) == tabs + 1
 
 
+#: Chords that paste in Chromium on Linux, by key name and by key code.
+PASTES = ("Control+v", "Control+KeyV", "Control+Shift+KeyV", "Shift+Insert")
+
+
+def test_no_chord_pastes_what_the_browsers_own_clipboard_holds(browser, two_envs):
+    # Chromium's own clipboard, filled from a page outside any episode.
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content("<textarea id=a>left in the browser</textarea><textarea id=b></textarea>")
+        page.focus("#a")
+        page.keyboard.press("Control+a")
+        page.keyboard.press("Control+c")
+        page.focus("#b")
+        page.keyboard.press("Control+v")
+        assert page.input_value("#b") == "left in the browser"  # it holds the text
+    finally:
+        context.close()
+    first, _ = two_envs
+    observation, _ = first.reset(seed=0)
+    box = search_box(observation)
+    for chord in PASTES:
+        observation, *_ = first.step(f'clear("{box}")\npress("{box}", "{chord}")')
+        assert field_value(observation, box) == "", chord
+    # Nor the browser's own paste, pressed on the page past the actions.
+    page = first.unwrapped._session.page
+    page.keyboard.press("Control+v")
+    assert page.evaluate("() => document.activeElement.value") == ""
+    # And the browser's own copy takes nothing from an episode's page.
+    page.keyboard.insert_text("typed in an episode")
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Control+c")
+    page.keyboard.press("End")
+    page.keyboard.press("Control+v")  # cancelled in the page; the test reads the clipboard next
+    context = browser.new_context()
+    try:
+        outside = context.new_page()
+        outside.set_content("<textarea></textarea>")
+        outside.focus("textarea")
+        outside.keyboard.press("Control+v")
+        assert "typed in an episode" not in outside.input_value("textarea")
+    finally:
+        context.close()
+
+
+def test_a_number_field_holds_no_more_than_the_bound(two_envs):
+    _, bounded = two_envs  # Limits(field_chars=50); a number field ignores maxlength
+    bounded.reset(seed=0)
+    page = bounded.unwrapped._session.page
+    page.evaluate(
+        "() => document.body.prepend(Object.assign(document.createElement('input'), "
+        "{type: 'number', id: 'quantity'}))"
+    )
+    page.focus("#quantity")
+    page.keyboard.insert_text("1" * 500)  # a paste longer than any number: cancelled
+    assert page.input_value("#quantity") == ""
+    for _ in range(3):  # pastes of a number's length, each kept until the bound
+        page.keyboard.insert_text("1" * 40)
+    assert page.input_value("#quantity") == "1" * 50
+
+
 def test_pasting_a_fields_text_into_itself_stops_at_the_fields_bound(two_envs):
     _, bounded = two_envs
     observation, _ = bounded.reset(seed=0)

@@ -203,7 +203,8 @@ def test_mail_sent_after_deleting_a_delivered_message_is_named_by_the_diff(world
     )
     newest = world.query("mail", "SELECT MAX(id) AS id FROM messages")[0]["id"]
     assert newest != delivered  # ids are never handed out again (AUTOINCREMENT)
-    assert [c.kind for c in world.changes() if c.table == "messages"] == ["added"]
+    changes = {c.key: c.kind for c in world.changes() if c.table == "messages"}
+    assert changes == {(newest,): "added", (delivered,): "removed"}
 
 
 # -- the env server as an attacking client ---------------------------------------------------

@@ -128,6 +128,32 @@ def test_mail_the_world_delivers_is_not_counted(world: World) -> None:
     assert described(world) == ["mail.messages 1 changed (folder)"]
 
 
+def test_mail_the_world_delivers_may_be_read_but_not_thrown_away(world: World) -> None:
+    # A shop's order confirmation arrives during the episode: it is the user's mail from then.
+    assert world.persona is not None
+    message = Message(
+        "orders@shop.example",
+        "Shop",
+        world.persona.email,
+        "Your order",
+        "Thanks",
+        datetime(2026, 3, 2),
+    )
+    world.deliver_mail(message)
+    delivered = world.query("mail", "SELECT MAX(id) AS id FROM messages")[0]["id"]
+    write(
+        world,
+        "mail",
+        "UPDATE messages SET is_read = 1, opened_at = '2026-03-02T10:00:00'"
+        f" WHERE id = {delivered}",
+    )
+    assert world.changes() == []  # reading it is no change
+    write(world, "mail", f"UPDATE messages SET is_starred = 1 WHERE id = {delivered}")
+    assert described(world) == [f"mail.messages {delivered} changed (is_starred)"]
+    write(world, "mail", f"DELETE FROM messages WHERE id = {delivered}")
+    assert described(world) == [f"mail.messages {delivered} removed"]
+
+
 def test_a_new_episode_starts_a_new_diff(world: World) -> None:
     write(world, "shop", "UPDATE users SET phone = 'x' WHERE id = 1")
     assert world.changes()

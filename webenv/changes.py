@@ -10,6 +10,7 @@ that the diff lists what a person would call "my things".
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -27,9 +28,12 @@ class Tracked:
     #: Which rows are the user's (an SQL condition on the table).
     where: str = "1"
     #: The column holding the id of a mail message, when rows that belong to mail the world
-    #: delivered itself (another site's confirmation, a perturbation's one-time code) are not
-    #: the user's doing and must not count.
+    #: delivered itself (another site's confirmation, a perturbation's one-time code) are the
+    #: world's doing: they are compared with the rows as delivered, not as at the start.
     delivered: str | None = None
+    #: Columns that change as the user reads a message (a delivered one's do not count: mail
+    #: that arrives is there to be read; deleting, moving or labelling it counts).
+    reading: frozenset[str] = frozenset()
 
 
 #: The user's data of the built-in sites, per site and table (:mod:`webenv.site` declares each
@@ -64,7 +68,7 @@ USER_DATA: Mapping[str, Mapping[str, Tracked]] = {
         "contacts": Tracked(),
         # ``is_read`` counts: opening a message is a change only templates that read mail
         # allow (``webenv.suite``'s mail allowances); marking as read is a task of its own.
-        "messages": Tracked(delivered="id"),
+        "messages": Tracked(delivered="id", reading=frozenset({"is_read", "opened_at"})),
         "labels": Tracked(),
         "message_labels": Tracked(key=("message_id", "label_id"), delivered="message_id"),
         # An attachment never changes once stored: its size stands for its bytes, which are
@@ -152,16 +156,17 @@ def diff_rows(
     delivered: Iterable[int] = (),
 ) -> list[RowChange]:
     """The rows of ``site``'s ``tables`` added, removed or changed from ``before`` to
-    ``after``, leaving out the rows of mail messages the world ``delivered`` itself."""
+    ``after``. ``before`` holds the rows of the mail messages the world ``delivered`` itself
+    as they were delivered; reading one (its :attr:`Tracked.reading` columns) is no change."""
     skip = set(delivered)
     changes = []
     for table, tracked in tables.items():
         columns, old = before[table]
         _, new = after[table]
-        mine = _not_delivered(columns, tracked, skip)
+        of_delivered = _of_delivered(columns, tracked, skip)
         for key in sorted(old.keys() | new.keys(), key=repr):
             was, now = old.get(key), new.get(key)
-            if was == now or not mine(was if now is None else now):
+            if was == now:
                 continue
             if was is None:
                 assert now is not None  # not both None: the key is in one of them
@@ -171,6 +176,10 @@ def diff_rows(
                 changes.append(RowChange(site, table, key, "removed"))
             else:
                 differ = [(c, b) for c, a, b in zip(columns, was, now, strict=True) if a != b]
+                if of_delivered(now):
+                    differ = [(c, b) for c, b in differ if c not in tracked.reading]
+                    if not differ:
+                        continue
                 changes.append(
                     RowChange(
                         site,
@@ -184,8 +193,25 @@ def diff_rows(
     return changes
 
 
-def _not_delivered(columns: tuple[str, ...], tracked: Tracked, skip: set[int]) -> Any:
+def _of_delivered(columns: tuple[str, ...], tracked: Tracked, skip: set[int]) -> Any:
+    """Whether a row of the table is of a message the world delivered."""
     if tracked.delivered is None or not skip:
-        return lambda row: True
+        return lambda row: False
     at = columns.index(tracked.delivered)
-    return lambda row: row[at] not in skip
+    return lambda row: row[at] in skip
+
+
+def delivered_rows(
+    conn: sqlite3.Connection, tables: Mapping[str, Tracked], message_id: int
+) -> SiteRows:
+    """The tracked rows of the message ``message_id`` (of the tables that name one)."""
+    return read_rows(
+        conn,
+        {
+            table: dataclasses.replace(
+                tracked, where=f"({tracked.where}) AND {tracked.delivered} = {int(message_id)}"
+            )
+            for table, tracked in tables.items()
+            if tracked.delivered is not None
+        },
+    )

@@ -223,9 +223,11 @@ _SELECTION_JS = """() => {
 
 def _clipboard_command(key: str) -> str | None:
     """ "copy", "cut" or "paste" if ``key`` is a chord that does one ("Control+C",
-    "Meta+V", "Control+Shift+V", "Control+Insert", "Shift+Insert", "Shift+Delete")."""
+    "Meta+V", "Control+Shift+V", "Control+KeyC", "Control+Insert", "Shift+Insert",
+    "Shift+Delete"). The browser's own copy, cut and paste do nothing in an
+    episode's pages (see :mod:`webenv.session`), whatever chord this does not know."""
     held_keys, last = _chord(key)
-    held, last = {k.lower() for k in held_keys}, last.lower()
+    held, last = {k.lower() for k in held_keys}, last.lower().removeprefix("key")
     command = held & {"control", "meta", "controlormeta"}
     if len(command) == 1 and held - command <= {"shift"}:
         return {"c": "copy", "x": "cut", "v": "paste", "insert": "copy"}.get(last)

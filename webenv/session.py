@@ -77,18 +77,40 @@ _WINDOW_BUDGET_JS = """(() => {
 #: What an episode types into: a text field holds at most ``Limits.field_chars`` characters
 #: where its page sets no bound of its own (``maxlength``, which typing, ``fill`` and pasting
 #: all respect), set as it takes the focus, before any text goes in (without it a paste
-#: doubling a field's text, step after step, grew a renderer past 5 GB). And a middle click
-#: pastes nothing: on Linux it pastes the selection, which Chromium keeps for the whole
-#: browser, so an episode could paste what another env's episode had selected (copy and paste
-#: use the episode's own clipboard instead; see ``press`` in :mod:`webenv.execute`). A middle
-#: click on a link still opens it in a new tab.
+#: doubling a field's text, step after step, grew a renderer past 5 GB); a field that ignores
+#: ``maxlength`` (a number field) is cut back to the bound as text goes in, and takes no
+#: insertion longer than any number (past its bound it holds text its value does not show).
+#:
+#: And the browser's own clipboard is never read or written: Chromium keeps one for the whole
+#: browser, across contexts, so an episode could paste what another env's episode (or its own
+#: previous one) had copied. Every copy, cut and paste the browser itself would do (whatever
+#: key does it: "Control+C", "Control+KeyV", "Shift+Numpad0", a middle click pasting the
+#: selection) is cancelled in the page; the key chords of copy, cut and paste use the
+#: episode's own clipboard instead (see ``press`` in :mod:`webenv.execute`). A middle click on
+#: a link still opens it in a new tab.
 _EDITING_JS = """(() => {
   const most = %d;
+  const isField = (el) => el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement;
   document.addEventListener("focusin", (event) => {
     const el = event.target;
-    const field = el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement;
-    if (field && el.maxLength < 0) el.maxLength = most;
+    if (isField(el) && el.maxLength < 0) el.maxLength = most;
   }, true);
+  document.addEventListener("beforeinput", (event) => {
+    const el = event.target;
+    const number = el instanceof HTMLInputElement && el.type === "number";
+    if (number && event.data && event.data.length > 64) event.preventDefault();
+  }, true);
+  document.addEventListener("input", (event) => {
+    const el = event.target;
+    if (isField(el) && el.value.length > most) el.value = el.value.slice(0, most);
+  }, true);
+  for (const type of ["copy", "cut", "paste"]) {
+    window.addEventListener(type, (event) => {
+      if (!event.isTrusted) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }, true);
+  }
   window.addEventListener("mouseup", (event) => {
     if (event.button === 1) event.preventDefault();
   }, true);

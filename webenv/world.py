@@ -31,7 +31,7 @@ from flask import Flask
 
 from webenv.sites.common import Message, Persona, make_persona
 
-from .changes import RowChange, SiteRows, Tracked, diff_rows, read_rows
+from .changes import RowChange, SiteRows, Tracked, delivered_rows, diff_rows, read_rows
 from .errors import WorldError
 from .site import BUILTIN_SITES, get_site, mailbox
 from .site import sites as registered_sites
@@ -241,10 +241,12 @@ class World:
         self._initial: dict[str, sqlite3.Connection] = {}
         # The episode's diff (see ``changes``): tracked rows at the start, per site; the rows
         # now, per site, with the file change counter they were read at; mail the world
-        # delivered itself (other sites' confirmations, perturbations' codes) since the start.
+        # delivered itself (other sites' confirmations, perturbations' codes) since the start,
+        # and their rows as delivered (the diff compares them with those).
         self._start_rows: dict[str, SiteRows] = {}
         self._rows_now: dict[str, tuple[bytes, SiteRows]] = {}
         self._delivered: set[int] = set()
+        self._delivered_rows: list[SiteRows] = []
 
     def db_path(self, site: str) -> Path:
         return self.root / f"{site}.sqlite"
@@ -291,12 +293,14 @@ class World:
         self._start_rows.clear()
         self._rows_now.clear()
         self._delivered.clear()
+        self._delivered_rows.clear()
 
     def changes(self) -> list[RowChange]:
         """Every row of the user's data (each site's :attr:`~webenv.site.Site.user_data`) added,
-        removed or changed on any site since the episode's start, leaving out mail the world
-        delivered itself (a site's confirmation follows from a change on that site, which is
-        listed)."""
+        removed or changed on any site since the episode's start. Mail the world delivered
+        itself is compared with itself as delivered: its arrival is no change (a site's
+        confirmation follows from a change on that site, which is listed), nor is reading it,
+        but deleting, moving or labelling it is."""
         found = []
         for site in self.sites:
             if site not in self._start_rows:
@@ -305,11 +309,22 @@ class World:
             found += diff_rows(
                 site,
                 self._tracked(site),
-                self._start_rows[site],
+                self._baseline(site),
                 self._current_rows(site),
                 self._delivered,
             )
         return found
+
+    def _baseline(self, site: str) -> SiteRows:
+        """``site``'s rows at the start, with the mail delivered since as it was delivered."""
+        start = self._start_rows[site]
+        if site != self.mailbox or not self._delivered_rows:
+            return start
+        merged = {table: (columns, dict(rows)) for table, (columns, rows) in start.items()}
+        for delivered in self._delivered_rows:
+            for table, (_, rows) in delivered.items():
+                merged[table][1].update(rows)
+        return merged
 
     @staticmethod
     def _tracked(site: str) -> Mapping[str, Tracked]:
@@ -356,11 +371,17 @@ class World:
         return conn.execute(sql, bound).fetchall()
 
     def deliver_mail(self, message: Message) -> None:
-        """Put a site's e-mail into the mailbox; the episode's diff leaves it out."""
+        """Put a site's e-mail into the mailbox; the episode's diff takes it as delivered."""
         if self.mailbox is None:
             raise WorldError("This world has no mailbox (a site that delivers mail) to put it in.")
         box = self.mailbox
-        self._delivered.add(site_module(box).deliver(str(self.db_path(box)), message))
+        message_id = site_module(box).deliver(str(self.db_path(box)), message)
+        self._delivered.add(message_id)
+        conn = self.connect(box)
+        try:
+            self._delivered_rows.append(delivered_rows(conn, self._tracked(box), message_id))
+        finally:
+            conn.close()
 
     def session_cookie(self, site: str, user_id: int = 1) -> str:
         """A signed session cookie value that logs ``user_id`` in on ``site``."""

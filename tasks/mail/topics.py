@@ -143,7 +143,10 @@ class ColleaguesOnTopic(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["names"])
+        # Every contact's name is a candidate: the answer's names are read as the people they
+        # are, in a sentence too ("It's Ann Lee and Bo Park."), and any other one counts.
+        people = [row["name"] for row in world.query(SITE, "SELECT name FROM contacts")]
+        self.check_answer(checks, answer, params["names"], candidates=people)
         expect_untouched(checks, world)
         return checks.result()
 
