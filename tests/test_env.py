@@ -183,6 +183,26 @@ def test_step_before_reset_says_what_to_do(browser):
         env.close()
 
 
+def test_a_step_after_the_end_is_refused_until_the_next_reset(env):
+    # An answer ends the episode: another step would act on the graded world, and grade again.
+    env.reset(seed=0)
+    *_, terminated, truncated, _ = env.step('send_msg_to_user("Done.")')
+    assert terminated and not truncated
+    with pytest.raises(WebEnvError, match=r"ended \(the agent answered\).*reset\(\)"):
+        env.step('send_msg_to_user("Done.")')
+    # At the step limit the episode is truncated, graded once, and ends as well.
+    env.reset(seed=0)
+    limit = env.spec.max_episode_steps
+    for _ in range(limit):
+        *_, terminated, truncated, _ = env.step("noop()")
+    assert truncated and not terminated
+    with pytest.raises(WebEnvError, match=f"its {limit} steps are used"):
+        env.unwrapped.step("noop()")
+    env.reset(seed=1)
+    *_, terminated, truncated, _ = env.step("noop()")
+    assert not terminated and not truncated
+
+
 def test_close_twice_and_context_manager(browser):
     env = gym.make("webenv/shop.fill_cart-v0")
     with env.unwrapped as inner:

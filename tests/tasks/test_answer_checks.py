@@ -70,6 +70,16 @@ ANSWERS = [
     ("forms.past_expense_total", lambda p: f"{money(p['total_cents'])} + fees", False),
     ("shop.cheapest_by_brand", lambda p: f"{money(p['price_cents'])} plus tax", True),
     ("shop.cheapest_by_brand", lambda p: f"{money(p['price_cents'])} + shipping", True),
+    # The names of a set in a sentence, read as the contacts they are.
+    ("mail.colleagues_on_topic", lambda p: f"It's {' and '.join(p['names'])}.", True),
+    ("mail.colleagues_on_topic", lambda p: f"{', '.join(p['names'])} wrote about it.", True),
+    ("mail.colleagues_on_topic", lambda p: f"Yes — {', '.join(p['names'])}.", True),
+    (
+        "mail.colleagues_on_topic",
+        lambda p: f"It's {', '.join(p['names'])} and maybe {p['decoy']}.",
+        False,
+    ),
+    ("mail.colleagues_on_topic", lambda p: f"It's {', '.join([*p['names'], p['decoy']])}.", False),
 ]
 
 
