@@ -133,13 +133,13 @@ def test_an_env_whose_episode_ended_is_reset_at_its_next_step():
 
 
 def test_infos_keep_each_task_whole():
-    # The two tasks' parameters differ (one has a decoy size, one has none): each task's
+    # The two tasks' parameters differ (one has a decoy colour, one has none): each task's
     # public description comes whole, not split key by key into arrays and masks, and
     # without the parameters, which the trusted views hold.
     def body() -> tuple[Any, Any]:
-        envs = gym.make_vec("webenv/shop.buy_missing_product-v0", num_envs=2)
+        envs = gym.make_vec("webenv/shop.buy_by_name-v1", num_envs=2)
         try:
-            _, infos = envs.reset(seed=[200, 201])
+            _, infos = envs.reset(seed=[201, 202])
             return infos, envs.unwrapped.grader_views()
         finally:
             envs.close()
@@ -149,7 +149,7 @@ def test_infos_keep_each_task_whole():
     assert views[0].params["real"]["decoy"] == {} and views[1].params["real"]["decoy"]
     for task, view in zip(infos["task"], views, strict=True):
         assert task == public_task(view.task) and "params" not in task
-    assert list(infos["seed"]) == [200, 201]
+    assert list(infos["seed"]) == [201, 202]
 
 
 def test_a_killed_browser_truncates_the_envs_and_their_next_step_relaunches_it():

@@ -324,7 +324,8 @@ class Task:
             result = CheckResult((missing,))
         allowance = self.template.allowance(self.params)
         conditions = [*result.conditions, nothing_else_changed(world, allowance)]
-        if self.template.feasible and self.template.answer_type is None and answer is not None:
+        feasible = self.template.is_feasible(self.params)
+        if feasible and self.template.answer_type is None and answer is not None:
             claimed = answer.kind == "infeasible" or says_infeasible(answer.text)
             ended = f"ended with {answer.kind}: {answer.text[:200]!r}"
             conditions.append(Condition("did not say it cannot be done", not claimed, ended))
@@ -350,6 +351,10 @@ class TaskTemplate:
     sites: ClassVar[tuple[str, ...]] = ()
     tags: ClassVar[tuple[str, ...]] = ()
     difficulty: ClassVar[str] = "easy"
+    #: Whether every instance can be done. A template some of whose instances cannot be (the
+    #: agent must find out and say so) sets it False and tells each instance's with
+    #: :meth:`is_feasible`: it draws both kinds (:func:`draw_feasible`), with goals that read
+    #: the same either way, so that neither its id nor its goal gives the answer away.
     feasible: ClassVar[bool] = True
     #: For info-seeking tasks, the answer's type (see :mod:`webenv.answers`); else None.
     answer_type: ClassVar[str | None] = None
@@ -378,6 +383,11 @@ class TaskTemplate:
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         """Ways to state the goal (one is drawn per episode); each names every checked value."""
         raise NotImplementedError
+
+    def is_feasible(self, params: Mapping[str, Any]) -> bool:
+        """Whether the instance of ``params`` can be done: its ``"feasible"`` parameter (see
+        :func:`draw_feasible`), else the template's :attr:`feasible`."""
+        return bool(params.get("feasible", self.feasible))
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
         """``(site, path)`` where the agent starts."""
@@ -471,6 +481,17 @@ class TaskTemplate:
             answer.kind == "infeasible" or says_infeasible(answer.text)
         )
         checks.expect("reported infeasible", reported, ended)
+
+
+#: The share of a template's instances that cannot be done, where some cannot (a template whose
+#: every instance could not be done would pay one ``report_infeasible`` without a look).
+INFEASIBLE_SHARE = 0.4
+
+
+def draw_feasible(rng: random.Random) -> bool:
+    """Whether an instance of a template that mixes both kinds can be done, drawn from ``rng``
+    (:data:`INFEASIBLE_SHARE` of them cannot); ``sample`` keeps it as ``params["feasible"]``."""
+    return rng.random() >= INFEASIBLE_SHARE
 
 
 #: The final action an oracle ends an action task with.

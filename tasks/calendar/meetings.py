@@ -1,12 +1,13 @@
-"""Calendar chores: book a meeting at a free time, move one, move one week of a series, and
-refuse to double-book over a meeting that must not move."""
+"""Calendar chores: book a meeting at a free time, move one, move one week of a series, and book
+a meeting only if the time is free (it is booked, or, when it would double-book the user over a
+meeting that must not move, reported as if_found)."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
@@ -14,6 +15,7 @@ from webenv.errors import SamplingError
 from webenv.tasks import (
     ADD,
     MAX_DRAWS,
+    Allowance,
     Answer,
     CheckResult,
     Checks,
@@ -22,6 +24,7 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
+    draw_feasible,
     edit,
     register,
 )
@@ -30,6 +33,7 @@ from webenv.world import World
 from ._calendar import (
     PERSONAL,
     SITE,
+    busy,
     click,
     clock,
     day_name,
@@ -46,6 +50,7 @@ from ._calendar import (
     open_event,
     people,
     to_local,
+    to_utc,
     today,
     working_days,
 )
@@ -326,29 +331,92 @@ class MoveOneOccurrence(TaskTemplate):
         )
 
 
+#: The length of the meeting :class:`BookIfFree` asks for.
+_HALF_HOUR = timedelta(minutes=30)
+
+
+def _overlapping(world: World, start: datetime, zone: str) -> list[dict[str, Any]]:
+    """The user's events (not declined) that half an hour from ``start`` (local) overlaps."""
+    return busy(world, to_utc(start, zone), to_utc(start + _HALF_HOUR, zone))
+
+
+def _held(world: World, event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` is a meeting (not an errand) the user is committed to: organizes it,
+    or accepted it."""
+    mine = me(world)
+    return event["title"] not in PERSONAL and (
+        event["organizer_email"] == mine
+        or guests(world, event["id"], initial=True).get(mine) == "accepted"
+    )
+
+
 @register
-class BookOverFixedMeeting(TaskTemplate):
-    name = "calendar.book_over_fixed_meeting"
+class BookIfFree(TaskTemplate):
+    """Book a half-hour meeting with a colleague at a stated time, without double-booking the
+    user or moving anything: the time may be free (the meeting is booked) or taken by a meeting
+    the user holds (it cannot be booked: report it)."""
+
+    name = "calendar.book_if_free"
+    version = 1
     sites = (SITE,)
-    may_change = allow()
+    may_change = allow(calendar={"events": ADD, "invitees": ADD})
     feasible = False
-    tags = ("calendar", "create", "conflict", "infeasible")
+    tags = ("calendar", "create", "invite", "conflict", "infeasible")
     difficulty = "medium"
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        feasible = draw_feasible(rng)
         zone = home_zone(world)
-        series = events(world, "title LIKE '1:1 with %'", initial=True)
-        title = rng.choice(sorted({event["title"] for event in series}))
-        fixed = rng.choice(_next_occurrences(world, title)[:3])
-        start = to_local(fixed["starts_at"], zone)
-        guest = rng.choice([p for p in people(world) if p["name"] not in title])
+        days = working_days(today(world) + timedelta(days=1), 10)
+        slots = [
+            datetime.combine(day, time(hour, minute))
+            for day in days
+            for hour in range(9, 17)
+            for minute in (0, 30)
+        ]
+        if feasible:
+            free = [start for start in slots if not _overlapping(world, start, zone)]
+            # A free half hour right beside a meeting, where only the times tell it is free.
+            snug = [
+                start
+                for start in free
+                if _overlapping(world, start - _HALF_HOUR, zone)
+                or _overlapping(world, start + _HALF_HOUR, zone)
+            ]
+            if not free:
+                raise SamplingError("no free half hour in the coming two weeks")
+            start, fixed = rng.choice(snug or free), None
+        else:
+            taken = [
+                (start, held)
+                for start in slots
+                if (held := [e for e in _overlapping(world, start, zone) if _held(world, e)])
+            ]
+            if not taken:
+                raise SamplingError("no meeting of the user's in the coming two weeks")
+            start, held = rng.choice(taken)
+            fixed = held[0]
+        busy_people = {
+            email for event in ([fixed] if fixed else []) for email in guests(world, event["id"])
+        }
+        names = [p["name"] for p in people(world)]
+        choices = [
+            p
+            for p in people(world)
+            if names.count(p["name"]) == 1
+            and p["email"] not in busy_people
+            and not (fixed and p["name"] in fixed["title"])
+        ]
+        guest = rng.choice(choices)
         return {
             "title": rng.choice(TITLES),
             "start": start.isoformat(timespec="minutes"),
             "minutes": 30,
-            "fixed": fixed["title"],
+            "zone": zone,
+            "fixed": fixed["title"] if fixed else "",
             "guest": {"name": guest["name"], "email": guest["email"]},
+            "feasible": feasible,
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -368,11 +436,30 @@ class BookOverFixedMeeting(TaskTemplate):
             "once, and my current ones can't be moved.",
         ]
 
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        return super().allowance(params) if params["feasible"] else allow()
+
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_infeasible(checks, answer)
         created = new_events(world)
-        checks.expect("nothing booked", not created, f"{len(created)} new events")
+        if not params["feasible"]:
+            self.check_infeasible(checks, answer)
+            checks.expect("nothing booked", not created, f"{len(created)} new events")
+            return checks.result()
+        checks.expect("one event created", len(created) == 1, f"{len(created)} new events")
+        if len(created) == 1:
+            event = created[0]
+            checks.expect(
+                "its title",
+                event["title"].strip().casefold() == params["title"].casefold(),
+                event["title"],
+            )
+            start = datetime.fromisoformat(params["start"])
+            expect_times(checks, event, start, params["minutes"], params["zone"])
+            invited = set(guests(world, event["id"]))
+            want = {params["guest"]["email"]}
+            checks.expect("the guest, no one else", invited == want, f"invited {invited}")
+            checks.expect("organized by you", event["organizer_email"] == me(world), "")
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
@@ -380,7 +467,34 @@ class BookOverFixedMeeting(TaskTemplate):
         return [params["title"], params["guest"]["name"], day_name(start), clock(start)]
 
     def near_misses(self) -> dict[str, NearMiss]:
-        return {"double-booked anyway": self.altered(lambda p: {**p, "anyway": True})}
+        anyway = self.altered(lambda p: {**p, "anyway": True})
+        hour_long = self.altered(lambda p: {**p, "minutes": 60})
+        no_guest = self.altered(lambda p: {**p, "guest": {**p["guest"], "name": ""}})
+        no_guest_anyway = self.altered(
+            lambda p: {**p, "guest": {**p["guest"], "name": ""}, "anyway": True}
+        )
+
+        def booked_regardless(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            """An hour instead of half when the time is free; double-booked when it is not."""
+            policy = hour_long if task.params["feasible"] else anyway
+            yield from policy(task, observation)
+
+        def guest_left_out(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            """No guest invited (and, when the time is taken, double-booked anyway)."""
+            yield from (no_guest if task.params["feasible"] else no_guest_anyway)(task, observation)
+
+        def opposite(task: Task) -> str:
+            start = datetime.fromisoformat(task.params["start"])
+            when = f"{day_name(start)} at {clock(start)}"
+            if task.params["feasible"]:
+                return f"{when} clashes with another of your meetings, so I can't book it."
+            return f"Done: “{task.params['title']}” is booked for {when}."
+
+        return {
+            "an hour long, or double-booked anyway": booked_regardless,
+            "the guest left out": guest_left_out,
+            "the opposite verdict, without acting": self.answering(opposite),
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         params = task.params
@@ -388,13 +502,23 @@ class BookOverFixedMeeting(TaskTemplate):
         observation = yield click(AxTree(observation["axtree"]), "link", "New event")
         start = datetime.fromisoformat(params["start"])
         values = {"Title": params["title"], **form_times(start, params["minutes"])}
-        values["Guests"] = params["guest"]["email"]
+        values["Guests"] = params["guest"]["name"]
         observation = yield from fill_form(values, "Create event", observation)
         tree = AxTree(observation["axtree"])
+        if not tree.has(contains="overlaps another of your events"):
+            return  # booked: the time was free
         if params.get("anyway"):
             box = tree.id("checkbox", "Save anyway")
             yield f'check("{box}")\n{click(tree, "button", "Create event")}'
             return
-        assert tree.has(contains="overlaps another of your events"), "the time is free"
-        reason = f"{day_name(start)} at {clock(start)} overlaps your {params['fixed']}."
+        # The warning names each event the time overlaps: "…: Title, Tuesday, March 3, 2026, …".
+        warning = next(n.name for n in tree if "overlaps another of your events" in n.name)
+        day = f", {day_name(start)}, {start.year}, "
+        listed = warning.split("overlaps another of your events:", 1)[-1]
+        clashes = [listed.split(day)[0].strip()] if day in listed else []
+        other = f"your {clashes[0]}" if clashes else "another of your meetings"
+        reason = (
+            f"{day_name(start)} at {clock(start)} overlaps {other}, which can't move; booking "
+            "it would double-book you."
+        )
         yield f"report_infeasible({json.dumps(reason)})"

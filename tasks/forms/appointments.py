@@ -1,5 +1,5 @@
 """Appointments at the portal's service centers: book, book for someone, count free times,
-and a booking on a day that has no free time."""
+and a booking on the one day the user can make, which may or may not have a free time."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import random
 import re
 from collections.abc import Mapping
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    Allowance,
     Answer,
     CheckResult,
     Checks,
@@ -20,6 +22,7 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
+    draw_feasible,
     register,
 )
 from webenv.world import World
@@ -30,13 +33,16 @@ from ._booking import (
     choose_service_and_office,
     day_radio,
     expect_booking,
+    free_time_radios,
     is_weekday,
     office_days,
     pick_office_day,
     pick_service,
 )
 from ._forms import (
+    answer_step,
     booking_days,
+    calendar_date,
     click,
     clock,
     expect_no_submission,
@@ -270,24 +276,46 @@ class FreeTimesOnDay(TaskTemplate):
 
 
 @register
-class BookFullyBookedDay(TaskTemplate):
-    name = "forms.book_fully_booked_day"
+class BookOnDay(TaskTemplate):
+    """A booking on the one day the user can make, any time that day: the day has free times
+    (booked), or none, being fully booked or a day the office is closed (reported, nothing
+    booked). The goal reads the same either way; only the calendar tells."""
+
+    name = "forms.book_on_day"
+    version = 1
     sites = ("forms",)
-    may_change = allow(forms=filling("appointment"))
+    #: Booking the day, where it can be; looking at its calendar, where it cannot.
+    may_change = allow(forms=submitting("appointment"))
+    looking: ClassVar[Allowance] = allow(forms=filling("appointment"))
     tags = ("booking", "calendar", "infeasible")
     difficulty = "medium"
     feasible = False
     max_steps = 20
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        place = pick_office_day(rng, world, lambda day, free: free == 0 and is_weekday(day))
-        if place is None:  # no full day anywhere: a day the offices are closed instead
-            place = pick_office_day(rng, world, lambda day, free: True)
-            assert place is not None
-            place["day"] = _next_weekend_day(place["day"])
+        feasible = draw_feasible(rng)
+        if feasible:
+            # A day with free times, a nearly full one half the time (one look at the
+            # calendar, not the first guess, tells it from a full one).
+            place = None
+            if rng.random() < 0.5:
+                place = pick_office_day(rng, world, lambda day, free: 0 < free <= 3)
+            place = place or pick_office_day(rng, world, lambda day, free: free > 0)
+        else:
+            place = pick_office_day(rng, world, lambda day, free: free == 0 and is_weekday(day))
+            if place is None:  # no full day anywhere: a day the offices are closed instead
+                place = pick_office_day(rng, world, lambda day, free: True)
+                if place is not None:
+                    place["day"] = _next_weekend_day(place["day"])
+        if place is None:
+            raise SamplingError(f"no office day {'with' if feasible else 'without'} free times")
         open_days = [day for day, free in booking_days(world, place["office"]).items() if free]
-        later = [day for day in open_days if day > place["day"]]
-        return {**pick_service(rng), **place, "instead": later[0] if later else open_days[-1]}
+        others = [day for day in open_days if day != place["day"]]
+        if not others:
+            raise SamplingError(f"no other open day at {place['office_name']}")
+        later = [day for day in others if day > place["day"]]
+        instead = later[0] if later else others[-1]
+        return {**pick_service(rng), **place, "instead": instead, "feasible": feasible}
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
         return START
@@ -301,12 +329,26 @@ class BookFullyBookedDay(TaskTemplate):
             "day (any time). Don't book a different day.",
             f"Get me a {service} slot at the {office} on {day}. Only that date works for me; "
             "report back if there is no way to book it.",
+            f"Please book me a {service} appointment at the {office} on {day}. The time of "
+            "day doesn't matter, but it has to be that day.",
+            f"On {day} I'm free all day: get me a {service} appointment at the {office}, "
+            "whatever time is open, under my own contact details. No other day will do.",
         ]
+
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        return super().allowance(params) if params["feasible"] else self.looking
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_infeasible(checks, answer)
-        expect_no_submission(checks, world)
+        if not params["feasible"]:
+            self.check_infeasible(checks, answer)
+            expect_no_submission(checks, world)
+            return checks.result()
+        submission = expect_one_submission(checks, world, "appointment")
+        if submission:
+            data = submission["data"]
+            time = str(data.get("appointment_time"))  # any time of the day: its slot is taken
+            expect_booking(checks, world, data, params, time, own_contact(world))
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
@@ -317,17 +359,36 @@ class BookFullyBookedDay(TaskTemplate):
             params = {**task.params, "day": task.params["instead"]}
             yield from book(observation, params, lambda radios: radios[0])
 
-        return {"booked another day": another_day}
+        def other_verdict(task: Task) -> str:
+            params = task.params
+            day, office = spoken_date(params["day"]), params["office_name"]
+            if params["feasible"]:
+                return f"{day} is fully booked at the {office}, so it cannot be booked."
+            return f'I have booked your "{params["service_name"]}" appointment on {day}.'
+
+        return {
+            "booked another day": another_day,
+            "the opposite verdict, without looking": self.answering(other_verdict),
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         params = task.params
         observation = yield from click(observation, "link", "Start now")
         observation = yield from choose_service_and_office(observation, params)
         radio = day_radio(AxTree(observation["axtree"]), params["day"])
-        why = "is not offered" if radio is None else "is fully booked"
-        assert radio is None or radio.has("disabled"), "the day has free times"
-        reason = f"{spoken_date(params['day'])} {why} at the {params['office_name']}."
-        yield f"report_infeasible({json.dumps(reason)})"
+        if radio is None or radio.has("disabled"):
+            why = "is not offered" if radio is None else "is fully booked"
+            reason = f"{spoken_date(params['day'])} {why} at the {params['office_name']}."
+            yield f"report_infeasible({json.dumps(reason)})"
+            return
+        observation = yield from answer_step(
+            observation, [("choose", "Appointment day", f"{calendar_date(params['day'])},")]
+        )
+        tree = AxTree(observation["axtree"])
+        first = free_time_radios(tree)[0]
+        observation = yield f'check("{first.id}")\nclick("{tree.id("button", "Continue")}")'
+        observation = yield from answer_step(observation, [])
+        yield from click(observation, "button", "Confirm booking")
 
 
 def _next_weekend_day(day: str) -> str:

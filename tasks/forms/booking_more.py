@@ -1,5 +1,6 @@
-"""More appointments: a time that is already booked (infeasible), and a booking at "the
-service center I went to last time" (an indirect reference the account's history resolves)."""
+"""More appointments: a booking at the one time the user can make, which may be free or
+already booked by someone else, and a booking at "the service center I went to last time" (an
+indirect reference the account's history resolves)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 import random
 from collections.abc import Generator, Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from webenv.axtree import AxTree, NotFound
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    Allowance,
     Answer,
     CheckResult,
     Checks,
@@ -20,6 +23,7 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
+    draw_feasible,
     register,
 )
 from webenv.world import World
@@ -83,25 +87,36 @@ def _to_time_step(observation: Mapping[str, Any], params: Mapping[str, Any]) -> 
 
 
 @register
-class BookTakenTime(TaskTemplate):
-    name = "forms.book_taken_time"
+class BookAtTime(TaskTemplate):
+    """A booking at the one time the user can make: free (booked), or already booked by
+    someone else (reported, nothing booked). Either way the day has other free times and
+    other booked ones, and the goal reads the same; only the day's times tell."""
+
+    name = "forms.book_at_time"
+    version = 1
     sites = ("forms",)
-    may_change = allow(forms=filling("appointment"))
+    #: Booking the time, where it can be; looking at the day's times, where it cannot.
+    may_change = allow(forms=submitting("appointment"))
+    looking: ClassVar[Allowance] = allow(forms=filling("appointment"))
     tags = ("booking", "calendar", "infeasible")
     difficulty = "medium"
     feasible = False
     max_steps = 20
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        feasible = draw_feasible(rng)
         choices = []
         for office in offices(world):
             for day, free in booking_days(world, office["code"]).items():
-                if day <= world.now.date().isoformat() or not free:
+                if day <= world.now.date().isoformat() or free < 2:
                     continue
-                for hhmm in booked_times(world, office["code"], day):
-                    choices.append((office["code"], office["name"], day, hhmm))
+                booked = booked_times(world, office["code"], day)
+                if not booked:
+                    continue
+                times = free_times(world, office["code"], day) if feasible else booked
+                choices += [(office["code"], office["name"], day, hhmm) for hhmm in times]
         if not choices:
-            raise LookupError("no booked time on a day with free times")
+            raise SamplingError("no day with both free and booked times")
         code, name, day, hhmm = rng.choice(choices)
         return {
             **pick_service(rng),
@@ -110,6 +125,7 @@ class BookTakenTime(TaskTemplate):
             "day": day,
             "time": hhmm,
             "free": free_times(world, code, day),
+            "feasible": feasible,
         }
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
@@ -137,29 +153,56 @@ class BookTakenTime(TaskTemplate):
             clock(params["time"]),
         ]
 
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        return super().allowance(params) if params["feasible"] else self.looking
+
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_infeasible(checks, answer)
-        expect_no_submission(checks, world)
+        if not params["feasible"]:
+            self.check_infeasible(checks, answer)
+            expect_no_submission(checks, world)
+            return checks.result()
+        submission = expect_one_submission(checks, world, "appointment")
+        if submission:
+            expect_booking(
+                checks, world, submission["data"], params, params["time"], own_contact(world)
+            )
         return checks.result()
 
     def near_misses(self) -> dict[str, NearMiss]:
-        def nearest_free(task: Task, observation: Mapping[str, Any]) -> Oracle:
-            yield from book(observation, task.params, lambda radios: radios[0])
+        def another_time(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            label = clock(task.params["time"])
+            yield from book(
+                observation, task.params, lambda radios: next(r for r in radios if r.name != label)
+            )
 
-        return {"booked another time that day": nearest_free}
+        def other_verdict(task: Task) -> str:
+            params = task.params
+            day, time = spoken_date(params["day"]), clock(params["time"])
+            if params["feasible"]:
+                return f"{time} on {day} is not available: it is already booked."
+            return f"I have booked your appointment on {day} at {time}."
+
+        return {
+            "booked another time that day": another_time,
+            "the opposite verdict, without looking": self.answering(other_verdict),
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         params = task.params
         observation = yield from _to_time_step(observation, params)
-        radio = _time_radio(AxTree(observation["axtree"]), params["time"])
-        if not radio.has("disabled"):
-            raise NotFound(f"{clock(params['time'])} is free: the task would be feasible")
-        reason = (
-            f"{clock(params['time'])} on {spoken_date(params['day'])} is already booked at the "
-            f"{params['office_name']}."
-        )
-        yield f"report_infeasible({json.dumps(reason)})"
+        tree = AxTree(observation["axtree"])
+        radio = _time_radio(tree, params["time"])
+        if radio.has("disabled"):
+            reason = (
+                f"{clock(params['time'])} on {spoken_date(params['day'])} is already booked at "
+                f"the {params['office_name']}."
+            )
+            yield f"report_infeasible({json.dumps(reason)})"
+            return
+        observation = yield f'check("{radio.id}")\nclick("{tree.id("button", "Continue")}")'
+        observation = yield from answer(observation, [])
+        yield from click(observation, "button", "Confirm booking")
 
 
 def past_appointments(world: World) -> list[dict[str, Any]]:

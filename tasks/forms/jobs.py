@@ -1,4 +1,5 @@
-"""Job applications: apply to an open position with a CV, or to one that has closed."""
+"""Job applications: apply to an open position with a CV; or apply to a position named by its
+reference that may be open or may have closed (then the application cannot be made)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from webenv.axtree import AxTree
 from webenv.tasks import (
+    Allowance,
     Answer,
     CheckResult,
     Checks,
@@ -18,6 +20,7 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
+    draw_feasible,
     register,
 )
 from webenv.world import World
@@ -34,12 +37,10 @@ from ._forms import (
     persona,
     place_file,
     spoken_date,
-    start_form,
     submitting,
     typed_amount,
 )
 
-FORM_TITLE = "Apply for a job"
 ARRANGEMENTS = {"on-site": "On site", "hybrid": "Hybrid", "remote": "Remote"}
 EMPLOYERS = (
     ("Harbor Logistics", "Operations Analyst"),
@@ -233,45 +234,144 @@ def _without_last_job(params: dict[str, Any]) -> dict[str, Any]:
 
 
 @register
-class ApplyToClosedJob(TaskTemplate):
-    name = "forms.apply_to_closed_job"
+class ApplyToOpening(TaskTemplate):
+    """An application to an opening named by its reference, which may still be open or may
+    have closed (the goal reads the same either way): an open one is applied to as asked, a
+    closed one, which the form no longer offers, is reported as if_found to apply to."""
+
+    name = "forms.apply_to_opening"
+    version = 1
     sites = ("forms",)
-    may_change = allow()
-    tags = ("application", "infeasible")
-    difficulty = "medium"
+    may_change = allow(forms=submitting("job-application"))
+    tags = ("application", "file-upload", "repeated-rows", "multi-step", "infeasible")
+    difficulty = "hard"
     feasible = False
     max_steps = 25
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        closed = rng.choice(openings(world, is_open=False))
-        params = sample_application(rng, world, closed)
-        params["instead"] = rng.choice(openings(world, is_open=True))["reference"]
-        return params
+        feasible = draw_feasible(rng)
+        params = sample_application(rng, world, rng.choice(openings(world, is_open=feasible)))
+        others = [
+            opening["reference"]
+            for opening in openings(world, is_open=True)
+            if opening["reference"] != params["reference"]
+        ]
+        return {**params, "instead": rng.choice(others), "feasible": feasible}
+
+    def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
+        return "forms", "/f/job-application"
+
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        # Finding that the opening is not offered changes nothing: the form's first step,
+        # where the openings are listed, saves no draft until it is answered.
+        return super().allowance(params) if self.is_feasible(params) else allow()
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
-        return application_goals(params)
+        # What varies from one application to the next in more than names, numbers and dates
+        # is quoted (the arrangement, the CV's name, the list of past jobs), so that every
+        # instance's phrasing reads alike whichever opening it names.
+        job = f"{params['title']} ({params['reference']})"
+        start, salary = spoken_date(params["available_from"]), money(params["salary_cents"])
+        arrangement = f'"{ARRANGEMENTS[params["arrangement"]]}"'
+        cv, history = f'"{params["cv"][0]}"', f'"{describe_jobs(params["jobs"])}"'
+        return [
+            f"Apply for the {job} job opening. I can start on {start}, expect {salary} a year "
+            f"and my preferred way of working is {arrangement}. I have the right to work in the "
+            f"US. Work experience, most recent first: {history}. Upload my CV, {cv}, from my "
+            "files.",
+            f"Submit a job application for {job}: earliest start date {start}; expected salary "
+            f"{salary}; preferred arrangement: {arrangement}; right to work in the US: yes; "
+            f"jobs (most recent first): {history}; CV: {cv}.",
+            f"Please apply to {job} for me. Use my account details, say I'm available from "
+            f"{start}, want {salary} and would prefer to work {arrangement}, and that I may work "
+            f"in the US. List these jobs, newest first: {history}. Attach {cv} as my CV.",
+            f"I'd like to apply for the {job} position on the portal. Earliest start: {start}. "
+            f"Salary expectation: {salary} a year. How I'd like to work: {arrangement}. I'm "
+            f"allowed to work in the US. Work history, latest first: {history}. My CV is {cv} "
+            "in my files.",
+            f"Put in an application for {job} with my CV {cv}: available from {start}, "
+            f"expected salary {salary}, arrangement {arrangement}, right to work in the US. My "
+            f"jobs, newest first: {history}.",
+        ]
+
+    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
+        values = [
+            params["title"], params["reference"], spoken_date(params["available_from"]),
+            money(params["salary_cents"]), ARRANGEMENTS[params["arrangement"]],
+            params["cv"][0],
+        ]  # fmt: skip
+        for job in params["jobs"]:
+            values += [job["employer"], job["job_title"], spoken_date(job["start_date"])]
+            values += [spoken_date(job["end_date"])] if job["end_date"] else []
+        return values
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        if self.is_feasible(params):
+            return ApplyForJob().check(world, params, answer)
         checks = Checks()
         self.check_infeasible(checks, answer)
         expect_no_submission(checks, world)
         return checks.result()
 
-    def stated_values(self, params: Mapping[str, Any]) -> list[str]:
-        return application_values(params)
-
     def near_misses(self) -> dict[str, NearMiss]:
         def another_opening(task: Task, observation: Mapping[str, Any]) -> Oracle:
-            observation = yield from click(observation, "link", f"Start – {FORM_TITLE}")
             yield from apply(observation, {**task.params, "reference": task.params["instead"]})
 
-        return {"applied to another opening": another_opening}
+        def opposite_verdict(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            """An open opening said to be closed, without a look; a closed one said to be
+            applied to."""
+            p = task.params
+            if p["feasible"]:
+                reason = f"The {p['title']} opening ({p['reference']}) is not open any more."
+                yield f"report_infeasible({json.dumps(reason)})"
+            else:
+                claim = f"I have submitted your application for {p['title']} ({p['reference']})."
+                yield f"send_msg_to_user({json.dumps(claim)})"
+
+        other_arrangement = self.altered(
+            lambda p: {**p, "arrangement": sorted(set(ARRANGEMENTS) - {p["arrangement"]})[0]}
+        )
+
+        def slightly_off(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            """An open opening applied to with another arrangement; for a closed one, an
+            application to another opening started and saved for later before the report."""
+            if task.params["feasible"]:
+                yield from other_arrangement(task, observation)
+                return
+            p = task.params
+            observation = yield from click(observation, "link", "Start now")
+            entries = [("select", "Job opening", f"({p['instead']})")]
+            yield from answer_step(observation, entries, "Save and continue later")
+            reason = f"The {p['title']} opening ({p['reference']}) is not open for applications."
+            yield f"report_infeasible({json.dumps(reason)})"
+
+        return {
+            "applied to another opening": another_opening,
+            "the opposite verdict": opposite_verdict,
+            "another arrangement, or another application saved": slightly_off,
+        }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
-        observation = yield from start_form(FORM_TITLE, observation)
+        p = task.params
+        steps = apply(observation, p)
+        observation = yield next(steps)  # "Start now": the first step lists the openings
         tree = AxTree(observation["axtree"])
         options = [node.name for node in tree.children(tree.find("combobox", "Job opening"))]
-        reference = task.params["reference"]
-        assert not any(reference in option for option in options), "the opening is listed"
-        reason = f"The {task.params['title']} opening ({reference}) is not open for applications."
-        yield f"report_infeasible({json.dumps(reason)})"
+        if not any(f"({p['reference']})" in option for option in options):
+            reason = (
+                f"The {p['title']} opening ({p['reference']}) is not among the openings the "
+                "application form offers: it is no longer open for applications."
+            )
+            yield f"report_infeasible({json.dumps(reason)})"
+            return
+        yield from _going_on(steps, observation)
+
+
+def _going_on(steps: Oracle, observation: Mapping[str, Any]) -> Oracle:
+    """The rest of the moves ``steps`` (started, and waiting for ``observation``)."""
+    while True:
+        try:
+            action = steps.send(observation)
+        except StopIteration:
+            return
+        observation = yield action

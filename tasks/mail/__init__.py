@@ -4,7 +4,7 @@ from . import (  # noqa: F401
     address_book,
     bulk,
     contact_edits,
-    impossible,
+    if_found,
     indirect,
     organizing,
     questions,

@@ -3,7 +3,9 @@
 The policy article's older revisions state longer windows (60, then 45 days); the current one
 states the shop's real window. An order delivered inside the window is returned; one placed
 before it opened is infeasible ("the window has closed"), even when an older revision's window
-would still cover it.
+would still cover it. ``workflows.help_return_in_window`` asks about an order inside the window;
+``workflows.help_return_if_allowed`` about one inside or past it (the goal reads the same), so
+that only the policy and the order's date tell.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from webenv.tasks import (
     Task,
     TaskTemplate,
     allow,
+    draw_feasible,
     edit,
     register,
 )
@@ -100,16 +103,18 @@ class _ReturnIfAllowed(TaskTemplate):
     tags = ("cross-site", "returns", "policy", "outdated-information")
     difficulty = "hard"
     max_steps = 30
-    #: Whether the sampled order is inside the current return window.
-    inside: bool = True
+    #: Whether the sampled order is inside the current return window (None: drawn, as
+    #: :func:`~webenv.tasks.draw_feasible` draws whether an instance can be done).
+    inside: bool | None = True
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        orders = returnable_orders(world, self.inside)
+        inside = draw_feasible(rng) if self.inside is None else self.inside
+        orders = returnable_orders(world, inside)
         # Past the current window, an order an older revision's window still covers is the
         # trap a reader of outdated information falls into: take one when the world has it.
         covered = (world.now - timedelta(days=max(SUPERSEDED["return_window_days"]))).isoformat()
         trapped = [o for o in orders if o["created_at"] >= covered]
-        if not self.inside and trapped and unique_items(world, trapped, among_all=False):
+        if not inside and trapped and unique_items(world, trapped, among_all=False):
             orders = trapped
         items = unique_items(world, orders) or unique_items(world, orders, among_all=False)
         item = rng.choice(items)
@@ -127,6 +132,7 @@ class _ReturnIfAllowed(TaskTemplate):
             "decoy_reason": rng.choice([r for r in REASONS if r != reason]),
             "refund": REFUNDS[refund],
             "refund_method": refund,
+            "feasible": inside,
         }
 
     def start(self, params: Mapping[str, Any]) -> tuple[str, str]:
@@ -187,12 +193,16 @@ class _ReturnIfAllowed(TaskTemplate):
         )
 
 
+#: What requesting the return changes.
+RETURNING = allow(
+    shop={"returns": ADD, "return_items": ADD, "orders": edit("status").of_row("order_id")}
+)
+
+
 @register
 class HelpReturnInWindow(_ReturnIfAllowed):
     name = "workflows.help_return_in_window"
-    may_change = allow(
-        shop={"returns": ADD, "return_items": ADD, "orders": edit("status").of_row("order_id")}
-    )
+    may_change = RETURNING
     inside = True
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
@@ -213,14 +223,23 @@ class HelpReturnInWindow(_ReturnIfAllowed):
 
 
 @register
-class HelpReturnClosed(_ReturnIfAllowed):
-    name = "workflows.help_return_closed"
-    may_change = allow()
+class HelpReturnIfAllowed(_ReturnIfAllowed):
+    """The order inside the window or past it: returned, or reported as no longer returnable."""
+
+    name = "workflows.help_return_if_allowed"
+    version = 1
+    may_change = RETURNING
     feasible = False
-    inside = False
+    inside = None
+
+    def allowance(self, params: Mapping[str, Any]) -> Any:
+        return super().allowance(params) if params["feasible"] else {}
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
+        if params["feasible"]:
+            expect_one_return(checks, world, params, params["reason"])
+            return checks.result()
         self.check_infeasible(checks, answer)
         returns = new_rows(world, "shop", "returns")
         checks.expect("no return requested", not returns, f"{len(returns)} returns")
@@ -228,11 +247,25 @@ class HelpReturnClosed(_ReturnIfAllowed):
 
     def near_misses(self) -> dict[str, NearMiss]:
         old = SUPERSEDED["return_window_days"][0]
+        other_refund = self.altered(
+            lambda p: {**p, "refund": next(r for r in REFUNDS.values() if r != p["refund"])}
+        )
+
+        def wrong_either_way(task: Task, observation: Mapping[str, Any]) -> Oracle:
+            """Inside the window, the return with the other refund method; past it, claims the
+            return was requested."""
+            if task.params["feasible"]:
+                yield from other_refund(task, observation)
+            else:
+                claim = f"I have requested the return of the {task.params['item']}."
+                yield f"send_msg_to_user({json.dumps(claim)})"
+
+        def other_answer(task: Task) -> str:
+            if task.params["feasible"]:
+                return "The return window has closed, so it cannot be returned."
+            return f"Yes, the {old}-day return window still covers your order."
+
         return {
-            "claims it was returned": self.answering(
-                lambda t: f'I have requested the return of the "{t.params["item"]}".'
-            ),
-            "read the older policy": self.answering(
-                lambda t: f"Yes, the {old}-day return window still covers your order."
-            ),
+            "the wrong return, or one claimed": wrong_either_way,
+            "the opposite verdict, without acting": self.answering(other_answer),
         }

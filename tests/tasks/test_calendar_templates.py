@@ -91,17 +91,25 @@ def test_only_the_clashing_invitation_clashes_and_declining_another_fails(
     assert not task.check(world, Answer("message", "Done.")).success
 
 
-def test_the_requested_slot_really_overlaps_the_meeting_that_must_not_move(
+def test_the_requested_slot_overlaps_a_meeting_exactly_when_it_cannot_be_booked(
     fresh_task: Fresh,
 ) -> None:
-    for seed in range(3):
-        world, task = fresh_task("calendar.book_over_fixed_meeting", seed)
+    kinds = set()
+    for seed in range(6):
+        world, task = fresh_task("calendar.book_if_free", seed)
         zone = world.initial_query("calendar", "SELECT timezone FROM users")[0][0]
         start = datetime.fromisoformat(task.params["start"])
         end = start + timedelta(minutes=task.params["minutes"])
         titles = [e["title"] for e in busy(world, to_utc(start, zone), to_utc(end, zone))]
-        assert task.params["fixed"] in titles
-        assert task.check(world, Answer("infeasible", "It overlaps your 1:1.")).success
+        feasible = task.params["feasible"]
+        kinds.add(feasible)
+        if feasible:
+            assert not titles and not task.params["fixed"], titles
+        else:
+            assert task.params["fixed"] in titles
+        reported = task.check(world, Answer("infeasible", "It overlaps your 1:1."))
+        assert reported.success is not feasible, reported.to_dict()
+    assert kinds == {True, False}
 
 
 def test_the_next_one_on_one_skips_a_cancelled_week(fresh_task: Fresh) -> None:

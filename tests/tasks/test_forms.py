@@ -22,27 +22,28 @@ def world():
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_day_to_book_has_no_free_time(world, seed):
+def test_the_day_to_book_has_free_times_only_when_it_can_be_booked(world, seed):
     world.restore(seed)
-    params = get_template("forms.book_fully_booked_day").instantiate(seed, world).params
+    params = get_template("forms.book_on_day").instantiate(seed, world).params
     free = world.query(
         "forms",
         "SELECT COUNT(*) AS n FROM slots s JOIN offices o ON o.id = s.office_id "
         "WHERE o.code = ? AND s.starts_at LIKE ? AND s.taken = 0",
         (params["office"], f"{params['day']}T%"),
     )[0]["n"]
-    assert free == 0
+    assert (free > 0) is params["feasible"]
     assert params["instead"] != params["day"]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_job_to_apply_for_has_closed(world, seed):
+def test_the_job_to_apply_for_is_open_only_when_it_can_be_applied_to(world, seed):
     world.restore(seed)
-    params = get_template("forms.apply_to_closed_job").instantiate(seed, world).params
+    params = get_template("forms.apply_to_opening").instantiate(seed, world).params
     closes = world.query(
         "forms", "SELECT closes_on FROM job_openings WHERE reference = ?", (params["reference"],)
     )[0]["closes_on"]
-    assert closes < world.now.date().isoformat()
+    assert (closes >= world.now.date().isoformat()) is params["feasible"]
+    assert params["instead"] != params["reference"]
 
 
 @pytest.mark.parametrize(

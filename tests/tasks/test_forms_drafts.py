@@ -32,13 +32,14 @@ FORMS = (
 )
 OWN_FORM = {
     "forms.apply_for_job": "job-application",
+    "forms.apply_to_opening": "job-application",
     "forms.book_at_past_office": "appointment",
     "forms.book_earliest_slot": "appointment",
     "forms.book_for_someone_else": "appointment",
-    "forms.book_fully_booked_day": "appointment",
-    "forms.book_taken_time": "appointment",
+    "forms.book_on_day": "appointment",
+    "forms.book_at_time": "appointment",
     "forms.change_saved_cost_center": "travel-expenses",
-    "forms.claim_on_lapsed_policy": "insurance-claim",
+    "forms.claim_for_car_damage": "insurance-claim",
     "forms.change_address": "change-of-address",
     "forms.file_expense_report": "travel-expenses",
     "forms.finish_saved_expense_report": "travel-expenses",

@@ -136,10 +136,8 @@ def test_the_in_stock_rule_decides_the_cheapest_in_stock_product():
     assert decided >= 25, f"a sold-out product is the cheapest in only {decided} of 30 seeds"
 
 
-def test_the_missing_size_is_not_always_the_largest():
-    largest = sum(
-        params["size"] in ("XXL", "13") for _, params in _instances("shop.buy_missing_size")
-    )
+def test_the_size_asked_for_is_not_always_the_largest():
+    largest = sum(params["size"] in ("XXL", "13") for _, params in _instances("shop.buy_in_size"))
     assert largest <= 15, f"the largest size of the range is asked for in {largest} of 30"
 
 

@@ -90,14 +90,15 @@ def test_a_ticket_about_the_order_passes_and_one_about_another_order_fails(fresh
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_closed_return_window_is_the_current_one(fresh_task, seed):
-    world, task = fresh_task("workflows.help_return_closed", seed)
+    world, task = fresh_task("workflows.help_return_if_allowed", seed)
     placed = world.query(
         "shop", "SELECT created_at FROM orders WHERE id = ?", (task.params["order_id"],)
     )[0]["created_at"]
     window = timedelta(days=CURRENT["return_window_days"])
-    assert placed < (world.now - window).isoformat()
+    assert (placed >= (world.now - window).isoformat()) is task.params["feasible"]
     assert SUPERSEDED["return_window_days"][0] > CURRENT["return_window_days"]
-    assert task.check(world, Answer("infeasible", "The return window has closed.")).success
+    closed = task.check(world, Answer("infeasible", "The return window has closed."))
+    assert closed.success is not task.params["feasible"]
     assert not task.check(world, Answer("message", "Done.")).success
 
 

@@ -90,7 +90,7 @@ def test_the_oracle_gets_past_each_kind_on_each_site(task_env, run_policy, name,
 #: the oracle's to get past, as a person would, from a fresh copy of the list.
 DEAD_ORDER_LINKS = (
     ("shop.order_date", {"links.dead_link": 1.0}, 16),
-    ("workflows.help_return_closed", {"links.dead_link": 1.0}, 24),
+    ("workflows.help_return_if_allowed", {"links.dead_link": 1.0}, 15),
     ("workflows.help_ticket_for_order", {"links.dead_link": 1.0}, 25),
     ("workflows.help_damaged_return", "light", 693),
 )

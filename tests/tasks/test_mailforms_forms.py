@@ -32,8 +32,9 @@ def _submit(world: World, slug: str) -> None:
 
 
 def test_a_booked_time_is_refused_and_booking_another_fails(fresh_task: Fresh) -> None:
-    world, task = fresh_task("forms.book_taken_time", 3)
+    world, task = fresh_task("forms.book_at_time", 3)
     params = task.params
+    assert not params["feasible"]
     assert params["time"] not in params["free"] and params["free"]
     taken = world.query(
         "forms",
@@ -48,13 +49,25 @@ def test_a_booked_time_is_refused_and_booking_another_fails(fresh_task: Fresh) -
     assert not task.check(world, REFUSED).success
 
 
-def test_the_lapsed_policy_ended_before_the_incident(fresh_task: Fresh) -> None:
-    for seed in (0, 4):
-        world, task = fresh_task("forms.claim_on_lapsed_policy", seed)
+def test_a_free_time_is_booked_and_refusing_it_fails(fresh_task: Fresh) -> None:
+    world, task = fresh_task("forms.book_at_time", 0)
+    params = task.params
+    assert params["feasible"] and params["time"] in params["free"]
+    assert not task.check(world, REFUSED).success
+    assert not task.check(world, Answer("message", "Done.")).success
+
+
+def test_the_car_policy_was_active_on_the_incident_only_when_it_can_be_claimed_on(
+    fresh_task: Fresh,
+) -> None:
+    for seed, feasible in ((0, False), (6, False), (1, True), (4, True)):
+        world, task = fresh_task("forms.claim_for_car_damage", seed)
         params = task.params
-        assert params["ended"] < params["date"] <= world.now.date().isoformat()
-        assert params["policy"] != params["current"]["policy"]
-        assert task.check(world, REFUSED).success
+        assert params["feasible"] is feasible
+        assert params["date"] <= world.now.date().isoformat()
+        assert (params["date"] <= params["ended"]) is feasible
+        assert params["policy"] != params["other_car"]["policy"]
+        assert task.check(world, REFUSED).success is not feasible
         _submit(world, "insurance-claim")
         assert not task.check(world, REFUSED).success
 

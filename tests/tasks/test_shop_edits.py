@@ -78,18 +78,21 @@ def test_an_order_sent_elsewhere_is_taxed_for_where_it_went() -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_return_asked_for_is_past_its_window(fresh_task: Instance, seed: int) -> None:
-    world, task = fresh_task("shop.return_past_window", seed)
+def test_the_return_asked_for_is_past_its_window_unless_feasible(
+    fresh_task: Instance, seed: int
+) -> None:
+    world, task = fresh_task("shop.return_order_item", seed)
     closed = (world.now - timedelta(days=RETURN_WINDOW_DAYS)).isoformat()
     order = world.query("shop", "SELECT * FROM orders WHERE number = ?", (task.params["number"],))
-    assert order[0]["status"] == "delivered" and order[0]["created_at"] < closed
+    assert order[0]["status"] == "delivered"
+    assert (order[0]["created_at"] < closed) is not task.params["feasible"]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_order_to_cancel_has_shipped(fresh_task: Instance, seed: int) -> None:
-    world, task = fresh_task("shop.cancel_shipped_order", seed)
+def test_the_order_to_cancel_has_shipped_unless_feasible(fresh_task: Instance, seed: int) -> None:
+    world, task = fresh_task("shop.request_cancellation", seed)
     order = world.query("shop", "SELECT * FROM orders WHERE number = ?", (task.params["number"],))
-    assert order[0]["status"] == "shipped"
+    assert order[0]["status"] == ("placed" if task.params["feasible"] else "shipped")
 
 
 @pytest.mark.parametrize("seed", SEEDS)

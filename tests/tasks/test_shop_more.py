@@ -29,23 +29,23 @@ def params(name: str, world: World) -> dict:
     return get_template(name).instantiate(world.seed or 0, world).params
 
 
-def test_missing_size_is_never_offered(worlds: list[World]) -> None:
+def test_size_is_offered_exactly_when_feasible(worlds: list[World]) -> None:
     for world in worlds:
-        p = params("shop.buy_missing_size", world)
+        p = params("shop.buy_in_size", world)
         offered = world.query(
             "shop",
             "SELECT o.value FROM product_options o JOIN products p ON p.id = o.product_id"
             " WHERE p.name = ? AND o.kind = 'size'",
             (p["name"],),
         )
-        assert offered and p["size"] not in {row["value"] for row in offered}
+        assert offered and (p["size"] in {row["value"] for row in offered}) is p["feasible"]
 
 
-def test_missing_product_is_not_in_the_catalog(worlds: list[World]) -> None:
+def test_product_is_in_the_catalog_exactly_when_feasible(worlds: list[World]) -> None:
     for world in worlds:
-        p = params("shop.buy_missing_product", world)
+        p = params("shop.buy_by_name", world)
         found = world.query("shop", "SELECT 1 FROM products WHERE name = ?", (p["name"],))
-        assert not found and p["name"] != p["real"]["name"]
+        assert bool(found) is p["feasible"] and p["name"] != p["real"]["name"]
 
 
 def test_top_rated_within_budget_is_unique(worlds: list[World]) -> None:
