@@ -512,6 +512,17 @@ def own_moves(template: TaskTemplate, task: Task, observation: Mapping[str, Any]
     return moves(template, task, observation)  # type: ignore[no-any-return]
 
 
+def go_on(moves: Oracle, observation: Mapping[str, Any]) -> Oracle:
+    """The rest of ``moves``, an oracle's moves already started and waiting for
+    ``observation`` (one that looked at a page before deciding to carry on)."""
+    while True:
+        try:
+            action = moves.send(observation)
+        except StopIteration:
+            return
+        observation = yield action
+
+
 def _finishing(oracle: Callable[..., Oracle]) -> Callable[..., Oracle]:
     """``oracle``, followed by :data:`DONE` once its own moves are over."""
 

@@ -27,6 +27,7 @@ from webenv.tasks import (
     TaskTemplate,
     allow,
     draw_feasible,
+    go_on,
     own_moves,
     register,
 )
@@ -204,14 +205,4 @@ class ClaimForCarDamage(TaskTemplate):
             reason = f"The policy of the {p['car']} ({p['plate']}) has lapsed. {refused[0]}"
             yield f"report_infeasible({json.dumps(reason)})"
             return
-        yield from _going_on(steps, observation)
-
-
-def _going_on(steps: Oracle, observation: Mapping[str, Any]) -> Oracle:
-    """The rest of the moves ``steps`` (started, and waiting for ``observation``)."""
-    while True:
-        try:
-            action = steps.send(observation)
-        except StopIteration:
-            return
-        observation = yield action
+        yield from go_on(steps, observation)

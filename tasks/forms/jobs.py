@@ -21,6 +21,7 @@ from webenv.tasks import (
     TaskTemplate,
     allow,
     draw_feasible,
+    go_on,
     register,
 )
 from webenv.world import World
@@ -364,14 +365,4 @@ class ApplyToOpening(TaskTemplate):
             )
             yield f"report_infeasible({json.dumps(reason)})"
             return
-        yield from _going_on(steps, observation)
-
-
-def _going_on(steps: Oracle, observation: Mapping[str, Any]) -> Oracle:
-    """The rest of the moves ``steps`` (started, and waiting for ``observation``)."""
-    while True:
-        try:
-            action = steps.send(observation)
-        except StopIteration:
-            return
-        observation = yield action
+        yield from go_on(steps, observation)

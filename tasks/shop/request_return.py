@@ -129,15 +129,21 @@ class RequestReturn(TaskTemplate):
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         p = task.params
         observation = yield from open_order(p["number"], observation)
-        observation = yield from open_link("Return items", observation)
-        tree = AxTree(observation["axtree"])
-        quantity = tree.id("combobox", f"Quantity to return for {p['label']}")
-        yield "\n".join(
-            [
-                f'select_option("{quantity}", "{p["quantity"]}")',
-                f'select_option("{tree.id("combobox", "Reason for return")}", '
-                f"{json.dumps(p['reason'])})",
-                f'check("{tree.id("radio", contains=REFUNDS[p["refund"]])}")',
-                click(tree, "button", "Submit return request"),
-            ]
-        )
+        yield from return_items(p, observation)
+
+
+def return_items(p: Mapping[str, Any], observation: Mapping[str, Any]) -> Oracle:
+    """On the order's page: request the return of ``p``'s item (``label``, ``quantity``) for
+    its ``reason``, refunded by its ``refund`` method."""
+    observation = yield from open_link("Return items", observation)
+    tree = AxTree(observation["axtree"])
+    quantity = tree.id("combobox", f"Quantity to return for {p['label']}")
+    yield "\n".join(
+        [
+            f'select_option("{quantity}", "{p["quantity"]}")',
+            f'select_option("{tree.id("combobox", "Reason for return")}", '
+            f"{json.dumps(p['reason'])})",
+            f'check("{tree.id("radio", contains=REFUNDS[p["refund"]])}")',
+            click(tree, "button", "Submit return request"),
+        ]
+    )

@@ -31,16 +31,14 @@ from webenv.tasks import (
 from webenv.world import World
 
 from ._shop import (
-    click,
     expect_unchanged,
     line_label,
     long_date,
-    open_link,
     open_order,
     order_lines,
     persona_orders,
 )
-from .request_return import REFUNDS, RequestReturn
+from .request_return import REFUNDS, RequestReturn, return_items
 
 
 def _delivered(world: World, inside: bool) -> list[dict[str, Any]]:
@@ -183,15 +181,4 @@ class ReturnOrderItem(TaskTemplate):
             reason = f"Order {p['number']} can't be returned: its return window has closed."
             yield f"report_infeasible({json.dumps(reason)})"
             return
-        observation = yield from open_link("Return items", observation)
-        tree = AxTree(observation["axtree"])
-        quantity = tree.id("combobox", f"Quantity to return for {p['label']}")
-        yield "\n".join(
-            [
-                f'select_option("{quantity}", "{p["quantity"]}")',
-                f'select_option("{tree.id("combobox", "Reason for return")}", '
-                f"{json.dumps(p['reason'])})",
-                f'check("{tree.id("radio", contains=REFUNDS[p["refund"]])}")',
-                click(tree, "button", "Submit return request"),
-            ]
-        )
+        yield from return_items(p, observation)
