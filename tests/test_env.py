@@ -183,23 +183,23 @@ def test_step_before_reset_says_what_to_do(browser):
         env.close()
 
 
-def test_a_step_after_the_end_is_refused_until_the_next_reset(env):
-    # An answer ends the episode: another step would act on the graded world, and grade again.
-    env.reset(seed=0)
-    *_, terminated, truncated, _ = env.step('send_msg_to_user("Done.")')
-    assert terminated and not truncated
-    with pytest.raises(WebEnvError, match=r"ended \(the agent answered\).*reset\(\)"):
-        env.step('send_msg_to_user("Done.")')
-    # At the step limit the episode is truncated, graded once, and ends as well.
-    env.reset(seed=0)
-    limit = env.spec.max_episode_steps
-    for _ in range(limit):
-        *_, terminated, truncated, _ = env.step("noop()")
-    assert truncated and not terminated
-    with pytest.raises(WebEnvError, match=f"its {limit} steps are used"):
-        env.unwrapped.step("noop()")
+def test_a_step_after_the_end_earns_nothing_until_the_next_reset(env):
+    # The oracle fills the cart and says it is done: 1.0. Saying it again acts on the graded
+    # world, which still passes, and earns nothing.
+    observation, _ = env.reset(seed=0)
+    task = env.unwrapped.task
+    moves = task.template.oracle(task, observation)
+    action = next(moves)
+    while True:
+        observation, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+        action = moves.send(observation)
+    assert (reward, terminated, info["success"]) == (1.0, True, True)
+    _, reward, terminated, truncated, info = env.step('send_msg_to_user("Done.")')
+    assert (reward, terminated, truncated, info["success"]) == (0.0, True, False, False)
     env.reset(seed=1)
-    *_, terminated, truncated, _ = env.step("noop()")
+    _, reward, terminated, truncated, _ = env.step("noop()")
     assert not terminated and not truncated
 
 

@@ -170,8 +170,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._events_full: list[dict[str, Any]] = []
         self._goal = ""
         self._steps = 0
-        #: Why the episode has ended (the agent answered, its steps are used), once it has.
-        self._ended = ""
+        #: Whether the episode has ended (the agent answered, or the task is done with
+        #: ``end_on_success``): steps after it earn nothing.
+        self._ended = False
         #: Carries out each episode's perturbation plan in front of the sites.
         self.perturber: Perturber | None = None
         #: Wall-clock seconds of the last reset or step (kept out of ``info``, which must be
@@ -244,7 +245,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._world.mark_start()
         self._check = None
         plan = self._plan(episode_seed, profile)
-        self._steps, self._ended = 0, ""
+        self._steps, self._ended = 0, False
         self._session = session = self._open_session()
         timeouts = session.timeouts
         # A page load stalled on purpose outlasts this episode's settling bound.
@@ -285,10 +286,6 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._check_usable("step")
         if self.task is None or self._session is None:
             raise WebEnvError("Call reset() before step().")
-        if self._ended:
-            # A step after the end would act on a graded world and grade it again: an answer
-            # sent twice, a reward earned on every step past the budget.
-            raise WebEnvError(f"The episode has ended ({self._ended}): call reset() first.")
         started = time.perf_counter()
         if isinstance(action, str):  # a str subclass: the plain string it holds, as parse reads it
             action = str.__str__(action)
@@ -331,24 +328,20 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if answer is not None:
             self.perturber.answered(answer.text)
         events = self._events()
+        if self._ended:
+            # A step after the end (Gymnasium leaves it undefined) acts, but is not graded
+            # again: an answer sent twice earns nothing the second time.
+            self.timings = {"step": time.perf_counter() - started}
+            return observation, 0.0, True, False, {"success": False, "events": events}
         check = self._check = self._checked(answer)
-        terminated = answer is not None or (
+        terminated = self._ended = answer is not None or (
             self.end_on_success and self.template.answer_type is None and check.success
         )
-        truncated = not terminated and self._steps >= self._step_limit()
-        graded = terminated or truncated
-        if graded:
-            self._ended = (
-                "the agent answered"
-                if answer is not None
-                else "the task is done"
-                if terminated
-                else f"its {self._steps} steps are used"
-            )
+        graded = terminated or self._steps >= self._step_limit()
         reward = 1.0 if graded and check.success else 0.0
         info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
-        return observation, reward, terminated, truncated, info
+        return observation, reward, terminated, False, info
 
     def grader_view(self) -> GraderView:
         """The trusted side of the current episode: the task with its parameters, the full

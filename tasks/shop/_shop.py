@@ -67,7 +67,14 @@ def pick_item(
     )
     excluded = set(exclude)
     product = rng.choice([row for row in rows if row["id"] not in excluded])
-    options = product_options(world, product["id"])
+    return choose_options(rng, product, product_options(world, product["id"]))
+
+
+def choose_options(
+    rng: random.Random, product: Mapping[str, Any], options: Mapping[str, list[str]]
+) -> dict[str, Any]:
+    """``product`` with a choice of its options: ``{product_id, name, size, color, decoy}``,
+    as :func:`pick_item` gives (``decoy``: the same product with another option)."""
     item = {
         "product_id": product["id"],
         "name": product["name"],

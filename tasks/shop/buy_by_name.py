@@ -37,6 +37,7 @@ from ._shop import (
     add_to_cart,
     buy,
     checkout,
+    choose_options,
     describe_item,
     every_products_options,
     expect_default_address,
@@ -61,26 +62,6 @@ def shape(options: Mapping[str, list[str]]) -> str:
     if options["size"]:
         return "sized"
     return "colour" if options["color"] else "plain"
-
-
-def choose_options(
-    rng: random.Random, product: Mapping[str, Any], options: Mapping[str, list[str]]
-) -> dict[str, Any]:
-    """``product`` with a choice of its options: ``{product_id, name, size, color, decoy}``,
-    as :func:`~._shop.pick_item` gives (``decoy``: the same product with another option)."""
-    item = {
-        "product_id": product["id"],
-        "name": product["name"],
-        "size": rng.choice(options["size"]) if options["size"] else None,
-        "color": rng.choice(options["color"]) if options["color"] else None,
-    }
-    item["decoy"] = {}
-    for kind in ("size", "color"):
-        others = [value for value in options[kind] if value != item[kind]]
-        if item[kind] and others:
-            item["decoy"] = {kind: rng.choice(others)}
-            break
-    return item
 
 
 def expect_bought(checks: Checks, world: World, wanted: list[Any]) -> None:

@@ -34,18 +34,15 @@ from ._shop import (
     buy,
     checkout,
     click,
-    expect_default_address,
-    expect_saved_card,
     expect_unchanged,
     item_values,
-    line,
     line_label,
     new_orders,
     open_cart,
     open_product,
     pick_item,
-    show,
 )
+from .buy_with_coupon import expect_coupon_order
 
 _USABLE = (
     "SELECT code, min_subtotal_cents FROM coupons WHERE active = 1"
@@ -129,20 +126,7 @@ class BuyOnlyWithCoupon(TaskTemplate):
             checks.expect("no order placed", not orders, f"{len(orders)} new orders")
             expect_unchanged(checks, world, "orders", "addresses", "payment_methods")
             return checks.result()
-        checks.expect("one new order", len(orders) == 1, f"{len(orders)} new orders")
-        if len(orders) == 1:
-            order = orders[0]
-            wanted = [line(params["item"], params["quantity"])]
-            checks.expect(
-                "ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}"
-            )
-            checks.expect(
-                "coupon applied",
-                order["coupon_code"] == params["coupon"] and order["discount_cents"] > 0,
-                f"coupon {order['coupon_code']}, discount {order['discount_cents']}",
-            )
-            expect_default_address(checks, world, order)
-            expect_saved_card(checks, world, order)
+        expect_coupon_order(checks, world, params)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

@@ -22,8 +22,8 @@ from webenv.world import World
 from ._shop import (
     PURCHASE,
     buy,
-    default_address,
     describe_item,
+    expect_default_address,
     expect_saved_card,
     item_values,
     line,
@@ -81,26 +81,7 @@ class BuyWithCoupon(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        orders = new_orders(world)
-        checks.expect("one new order", len(orders) == 1, f"{len(orders)} new orders")
-        if len(orders) == 1:
-            order = orders[0]
-            wanted = [line(params["item"], params["quantity"])]
-            checks.expect(
-                "ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}"
-            )
-            checks.expect(
-                "coupon applied",
-                order["coupon_code"] == params["coupon"] and order["discount_cents"] > 0,
-                f"coupon {order['coupon_code']}, discount {order['discount_cents']}",
-            )
-            address = default_address(world, initial=True)
-            checks.expect(
-                "shipped to the default address",
-                (order["ship_street"], order["ship_zip"]) == (address["street"], address["zip"]),
-                order["ship_street"],
-            )
-            expect_saved_card(checks, world, order)
+        expect_coupon_order(checks, world, params)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
@@ -115,3 +96,21 @@ class BuyWithCoupon(TaskTemplate):
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
         item, quantity = task.params["item"], task.params["quantity"]
         yield from buy(item, quantity, observation, task.params["coupon"])
+
+
+def expect_coupon_order(checks: Checks, world: World, params: Mapping[str, Any]) -> None:
+    """Expect one new order: ``params``' item and quantity, its coupon applied, shipped to the
+    default address and paid with the saved card."""
+    orders = new_orders(world)
+    checks.expect("one new order", len(orders) == 1, f"{len(orders)} new orders")
+    if len(orders) == 1:
+        order = orders[0]
+        wanted = [line(params["item"], params["quantity"])]
+        checks.expect("ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}")
+        checks.expect(
+            "coupon applied",
+            order["coupon_code"] == params["coupon"] and order["discount_cents"] > 0,
+            f"coupon {order['coupon_code']}, discount {order['discount_cents']}",
+        )
+        expect_default_address(checks, world, order)
+        expect_saved_card(checks, world, order)
