@@ -10,6 +10,7 @@ from gymnasium.utils.env_checker import check_env
 import webenv
 from webenv.env import OPTIONAL_KEYS
 from webenv.errors import UnknownTaskError, WebEnvError
+from webenv.tasks import own_moves
 
 ALL_IDS = webenv.register_envs()
 
@@ -201,6 +202,32 @@ def test_a_step_after_the_end_earns_nothing_until_the_next_reset(env):
     env.reset(seed=1)
     _, reward, terminated, truncated, _ = env.step("noop()")
     assert not terminated and not truncated
+
+
+def test_an_episode_pays_at_most_once_past_its_step_limit(env):
+    # The oracle fills the cart and never says it is done; the agent idles past the limit,
+    # where every step is graded, then says it is done: the episode pays once.
+    observation, _ = env.reset(seed=0)
+    task = env.unwrapped.task
+    moves = own_moves(task.template, task, observation)
+    rewards, steps = [], 0
+    try:
+        action = next(moves)
+        while True:
+            observation, reward, *_ = env.step(action)
+            rewards.append(reward)
+            steps += 1
+            action = moves.send(observation)
+    except StopIteration:
+        pass
+    limit = env.spec.max_episode_steps
+    for _ in range(limit - steps + 3):
+        _, reward, terminated, truncated, _ = env.step("noop()")
+        rewards.append(reward)
+    assert truncated and not terminated
+    _, reward, terminated, _, _ = env.step('send_msg_to_user("Done.")')
+    rewards.append(reward)
+    assert terminated and sum(rewards) == 1.0, rewards
 
 
 def test_close_twice_and_context_manager(browser):

@@ -173,6 +173,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         #: Whether the episode has ended (the agent answered, or the task is done with
         #: ``end_on_success``): steps after it earn nothing.
         self._ended = False
+        #: Whether the episode has paid its reward: an episode pays at most once (a step past
+        #: the step limit, where each step is graded, pays nothing more).
+        self._paid = False
         #: Carries out each episode's perturbation plan in front of the sites.
         self.perturber: Perturber | None = None
         #: Wall-clock seconds of the last reset or step (kept out of ``info``, which must be
@@ -245,7 +248,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._world.mark_start()
         self._check = None
         plan = self._plan(episode_seed, profile)
-        self._steps, self._ended = 0, False
+        self._steps, self._ended, self._paid = 0, False, False
         self._session = session = self._open_session()
         timeouts = session.timeouts
         # A page load stalled on purpose outlasts this episode's settling bound.
@@ -338,7 +341,8 @@ class WebEnv(gym.Env[dict[str, Any], str]):
             self.end_on_success and self.template.answer_type is None and check.success
         )
         graded = terminated or self._steps >= self._step_limit()
-        reward = 1.0 if graded and check.success else 0.0
+        reward = 1.0 if graded and check.success and not self._paid else 0.0
+        self._paid = self._paid or reward > 0
         info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
         return observation, reward, terminated, False, info
