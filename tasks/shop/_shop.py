@@ -223,6 +223,19 @@ def checkout(
     return observation
 
 
+def expect_bought(checks: Checks, world: World, wanted: list[Any]) -> None:
+    """Expect one new order, placed, of exactly the lines ``wanted``, shipped to the default
+    address and paid with the saved card."""
+    orders = new_orders(world)
+    checks.expect("one new order", len(orders) == 1, f"{len(orders)} new orders")
+    if len(orders) == 1:
+        order = orders[0]
+        checks.expect("ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}")
+        checks.expect("order is placed", order["status"] == "placed", order["status"])
+        expect_default_address(checks, world, order)
+        expect_saved_card(checks, world, order)
+
+
 def expect_default_address(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
     """Expect ``order`` shipped to the persona's default address."""
     address = default_address(world, initial=True)

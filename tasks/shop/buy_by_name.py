@@ -40,15 +40,12 @@ from ._shop import (
     choose_options,
     describe_item,
     every_products_options,
-    expect_default_address,
+    expect_bought,
     expect_no_purchase,
-    expect_saved_card,
     line,
-    new_orders,
     open_cart,
     open_product,
     search,
-    show,
 )
 
 #: What options the product asked for has: none, or colours. Each is drawn as often, for both
@@ -62,19 +59,6 @@ def shape(options: Mapping[str, list[str]]) -> str:
     if options["size"]:
         return "sized"
     return "colour" if options["color"] else "plain"
-
-
-def expect_bought(checks: Checks, world: World, wanted: list[Any]) -> None:
-    """Expect one new order, placed, of exactly the lines ``wanted``, shipped to the default
-    address and paid with the saved card."""
-    orders = new_orders(world)
-    checks.expect("one new order", len(orders) == 1, f"{len(orders)} new orders")
-    if len(orders) == 1:
-        order = orders[0]
-        checks.expect("ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}")
-        checks.expect("order is placed", order["status"] == "placed", order["status"])
-        expect_default_address(checks, world, order)
-        expect_saved_card(checks, world, order)
 
 
 @register

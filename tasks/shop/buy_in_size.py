@@ -36,12 +36,12 @@ from ._shop import (
     buy,
     checkout,
     every_products_options,
+    expect_bought,
     expect_no_purchase,
     line,
     open_cart,
     open_product,
 )
-from .buy_by_name import expect_bought
 
 #: Each size range, smallest first; a product is asked for in a size of its range.
 RANGES = (("XS", "S", "M", "L", "XL", "XXL"), ("6", "7", "8", "9", "10", "11", "12", "13"))
