@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from .answers import grade
 from .changes import RowChange
+from .claims import says_infeasible
 from .errors import SamplingError, UnknownTaskError
 from .world import World
 
@@ -532,29 +533,6 @@ def _finishing(oracle: Callable[..., Oracle]) -> Callable[..., Oracle]:
         yield DONE
 
     return finished
-
-
-#: A message says the task cannot be done when it has one of these...
-_CANNOT = re.compile(
-    r"\b(can ?not|can't|can’t|couldn't|couldn’t|could not|unable|impossible|infeasible|"
-    r"not (?:possible|available|offered|sold|found|there|in stock|exist)|out of stock|"
-    r"unavailable|no such|(?:does|did|do|is|are|was)(?: not|n't|n’t)|there is no|"
-    r"there are no|there's no|there’s no|no (?:e-?mail|message|product|order|slot|time|"
-    r"appointment|position|job|opening|receipt)s?)\b",
-    re.IGNORECASE,
-)
-#: ... and claims no part of it done.
-_DID = re.compile(
-    r"(?<!\bbe )(?<!\bbeen )\b(done|completed|i(?:'ve| have)? (?:bought|ordered|placed|"
-    r"purchased|booked|sent|replied|forwarded|submitted|applied|added|saved|updated))\b",
-    re.IGNORECASE,
-)
-
-
-def says_infeasible(text: str) -> bool:
-    """Whether a message to the user says the task cannot be done ("The shop doesn't sell
-    it", "There is no e-mail from Ann Lee") without claiming it was done."""
-    return bool(_CANNOT.search(text)) and not _DID.search(text)
 
 
 # -- collateral near-misses ---------------------------------------------------------------

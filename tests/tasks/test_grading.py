@@ -12,7 +12,7 @@ from webenv.suite.mail._mail import click, list_rows, search
 from webenv.suite.shop import _shop as shop
 
 from webenv.axtree import AxTree
-from webenv.tasks import Oracle, Task, says_infeasible, templates
+from webenv.tasks import Oracle, Task, templates
 from webenv.world import World
 
 
@@ -187,8 +187,3 @@ def test_doing_a_feasible_task_then_saying_it_cannot_be_done_earns_nothing(
     reward, info = run_policy(task_env(name), 3, claims_infeasible)
     failed = [c["name"] for c in info["check"]["conditions"] if not c["passed"]]
     assert reward == 0.0 and failed == ["did not say it cannot be done"], info["check"]
-
-
-def test_a_message_that_it_cannot_be_done_is_read_as_such():
-    assert says_infeasible("It cannot be done.") and says_infeasible("That is not possible.")
-    assert not says_infeasible("Done.") and not says_infeasible("It has been done.")

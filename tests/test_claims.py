@@ -1,0 +1,466 @@
+"""Reading a final message: does it say the task cannot be done?
+
+One reading decides both sides of a grade: it passes an impossible task ended with a message
+instead of ``report_infeasible``, and fails a possible task the agent did and then disowned. So
+each row here is a message a truthful agent would send: a success report that mentions an
+obstacle only to deny it must not read as a refusal, and an honest refusal must read as one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from webenv.claims import says_infeasible
+
+#: Truthful reports of a task done, some naming an obstacle that was not there.
+DONE = [
+    "Done.",
+    "done",
+    "Done. It has been done.",
+    "All set, the order went through; nothing was unavailable.",
+    "Done — the size was in stock, so I ordered it.",
+    "Ordered it. It wasn't out of stock after all.",
+    "Booked! The slot was not taken.",
+    "I was able to book it for 10:30 AM.",
+    "Done. No problems: the coupon was not expired.",
+    "Your return is requested; the order was still within the return window, so it was possible.",
+    "I've cancelled the order (it hadn't shipped yet, so it could still be cancelled).",
+    "Forwarded the receipt to Brent. I couldn't find any other receipt for that order, but this "
+    "one matched.",
+    "Replied. Note: I couldn't add a signature, but the message is sent.",
+    "Booked. There's no conflict with your other meetings.",
+    "Done; I found it and bought one.",
+    "The claim is filed. The policy is not expired.",
+    "Application submitted — the job is not closed.",
+    "Done. Nothing was impossible here.",
+    "Order placed. Unfortunately shipping is slow, but it's done.",
+    "I placed the order. There was no problem with the coupon.",
+    "Your appointment has been booked for Tuesday at 2 PM.",
+    "I have archived the three newsletters; there were no others.",
+    "Deleted the draft. There are no more drafts left.",
+    "The phone number is updated. The old one is no longer on file.",
+    "Sent the reply to Ann. Her earlier message had no attachment, so I didn't forward anything.",
+    "I couldn't find the blue one at first, but it's ordered now.",
+    "The ticket is opened; the help centre had no article about it.",
+    "I opened a ticket with support about the damaged lamp.",
+    "Successfully rescheduled the meeting to Friday.",
+    "The address is saved and set as the default.",
+    "Return requested for the order you placed on March 3; it is within the 30-day window.",
+    "I took care of it: the label is applied to the thread.",
+    "Paid and checked out. The discount code was valid.",
+]
+
+#: Truthful reports that the task cannot be done.
+CANNOT = [
+    "It cannot be done.",
+    "Sorry, that is not possible.",
+    "That is not possible.",
+    "Not possible.",
+    "That size is not offered.",
+    "The shop doesn't sell that product.",
+    "The coupon has expired, so I didn't buy it.",
+    "The order has already shipped; it can no longer be cancelled.",
+    "The return window has closed.",
+    "The return window for that order has closed.",
+    "There's no receipt for that order in your mailbox.",
+    "That slot is already booked.",
+    "That slot has been booked by someone else.",
+    "You have a meeting then, so I didn't book it.",
+    "No e-mail from her.",
+    "The policy lapsed before the accident.",
+    "The job posting is closed.",
+    "The job posting is closed to applications.",
+    "Sorry, no luck: there are no openings that day.",
+    "The shop refused the coupon code.",
+    "I didn't place the order: the code only applies to orders over $100.",
+    "That day is fully booked.",
+    "That day is fully booked at the office.",
+    "Northwind Market has no product by that name, so I bought nothing.",
+    "I couldn't get it done: the size isn't offered.",
+    "There is no e-mail from Ann Lee in your inbox.",
+    "The order you placed in March has already shipped, so it can't be cancelled.",
+    "The jacket you ordered is out of stock in every size.",
+    "I searched the shop and the search returned no results for that name.",
+    "Unfortunately the 3 PM slot conflicts with your dentist appointment.",
+    "The item is sold out.",
+    "That position is no longer open.",
+    "Your policy had expired by the date of the accident, so a claim is not allowed.",
+    "I was unable to find any such product.",
+    "The store does not carry that brand.",
+    "It's impossible: the order was delivered more than 30 days ago.",
+    "The code is invalid for this order.",
+    "I'm afraid the opening was filled already, and applications are closed.",
+]
+
+
+#: A second pair of tables, written by someone who had not seen the reading (it misread 8 of
+#: these 120 before they were added): messages an agent would send after doing the task...
+MORE_DONE = [
+    "Booked — no conflicts.",
+    "It wasn't sold out after all, so I ordered it.",
+    "I couldn't find a second receipt, but I forwarded the one there was.",
+    "Done! I've added the blue hoodie (size M) to your cart and completed checkout. Order #10423 "
+    "is confirmed.",
+    "Your order has been cancelled. You should see the refund in 3-5 business days.",
+    "I've replied to Sarah's email confirming the meeting on Thursday.",
+    "The email from John about the Q3 budget has been forwarded to finance@example.com.",
+    "Return requested for order #5521. The return window was still open (it closes on May 14), so "
+    "no problem there.",
+    "I applied to the Senior Data Analyst position. The opening was still active, and your resume "
+    "was attached.",
+    "Contact added: Maria Lopez, maria.lopez@example.com, +1 555 0192.",
+    "Your phone number has been updated to (555) 123-4567.",
+    "I archived all 12 emails from the newsletter sender.",
+    "The thread 'Project Apollo kickoff' is now labeled 'Work'.",
+    "Meeting rescheduled to Friday at 3 PM. I checked the calendar first and there were no "
+    "conflicts.",
+    "Support ticket #88213 has been opened regarding your missing package.",
+    "I filed the insurance claim for the accident on March 3. The policy was active on that date, "
+    "so it was accepted. Claim ID: CLM-20931.",
+    "Successfully booked the 2 PM slot on Tuesday with Dr. Patel.",
+    "The coupon SPRING20 was still valid, so I applied it and placed the order. You saved $12.40.",
+    "I ordered the running shoes in size 10. There was a moment where the page said 'low stock', "
+    "but the order went through fine.",
+    "All set! ✅ Your appointment is booked for June 5 at 10:30 AM.",
+    "**Done.**\n\n- Found the order from April 2\n- Clicked 'Cancel order'\n- Confirmed the "
+    "cancellation\n\nThe order status now shows *Cancelled*.",
+    "Here's what I did:\n1. Searched the inbox for emails from Alex.\n2. Opened the most recent "
+    "one.\n3. Forwarded it to your manager with a short note.\n\nLet me know if you need anything "
+    "else!",
+    "I've archived the emails. Nothing was left unread in that folder afterwards.",
+    "The order was placed successfully. Note that the estimated delivery is a bit later than "
+    "usual (June 12), but nothing went wrong.",
+    "I tried the first time and got a timeout error, so I retried and the booking went through. "
+    "Confirmation number: BK-4471.",
+    "Order placed. No issues.",
+    "The claim has been submitted and is now under review.",
+    "I replied to the landlord's email, which had arrived yesterday, saying you'll pay rent by "
+    "Friday.",
+    "The meeting that was scheduled for Monday has been moved to Wednesday at 11 AM, and all "
+    "attendees were notified.",
+    "I couldn't find a 'Work' label at first, so I created one and applied it to the thread.",
+    "Your return for the wireless headphones has been requested. A prepaid shipping label was "
+    "emailed to you.",
+    "Great news — the application for the UX Designer role was submitted successfully! 🎉",
+    "I've updated the phone number on your profile. The old number (555-0000) has been removed.",
+    "The ticket was created with priority 'High' and the subject 'Refund not received'.",
+    "I forwarded the invoice email to accounting. There was only one email from that vendor, and "
+    "that's the one I forwarded.",
+    "Booked the conference room for 9-10 AM tomorrow. The slot showed as available, so there were "
+    "no conflicts to resolve.",
+    "Purchased! The product you asked for, the Ember Ceramic Mug, is on its way. Order number: "
+    "77812.",
+    "Done. I cancelled the order before it shipped.",
+    "I wasn't sure at first whether the size L was in stock, but it was, and I've placed the "
+    "order.",
+    "Your reply has been sent to the HR team confirming your availability for the interview.",
+    "I added Tom Becker to your contacts. He wasn't in there before, so there are no duplicates.",
+    "All 5 emails from Amazon have been archived, and the inbox is now clear of them.",
+    "The thread has been labeled 'Urgent' as requested.",
+    "I rescheduled the dentist appointment from 2 PM to 4 PM on the same day. No other events "
+    "overlap.",
+    "Sure thing! I opened a support ticket about the broken zipper; the reference is SUP-3320. "
+    "They usually respond within 24 hours.",
+    "The claim was filed. Although the policy had a renewal date coming up, it was active at the "
+    "time of the accident, so there was no problem.",
+    "I've gone ahead and placed the order for 2 packs of AA batteries. Total: $14.98 including "
+    "tax.",
+    "Your cancellation request was accepted. The order hadn't shipped yet, so it could be "
+    "cancelled.",
+    "I replied to Kevin and cc'd Laura as you asked. Nothing else needed attention.",
+    "Forwarded ✔️",
+    "The return has been initiated. Even though the item was opened, it's still eligible under "
+    "the store's policy.",
+    "I booked the 11 AM slot because 10 AM was already taken — you said any morning slot was fine.",
+    "I couldn't locate the 'Apply' button on the listing page at first, but found it on the "
+    "details page and submitted your application.",
+    "Everything went smoothly: the contact was added, and I also verified that the email address "
+    "was saved correctly.",
+    "Task complete. The order was placed using your saved Visa ending in 4242.",
+    "I searched the inbox, found the email from Dana about the offsite, and forwarded it to the "
+    "team list.",
+    "The calendar event 'Weekly sync' was successfully moved to 10:00 on Thursday. There were no "
+    "conflicting events.",
+    "Hi! I've submitted the form for the parking permit. You should receive a confirmation email "
+    "shortly.",
+    "Not a problem at all — the coupon worked, and the order total dropped to $45.",
+    "Your new phone number is saved. I didn't see any error messages, and the profile page shows "
+    "the updated number.",
+]
+
+#: ... and after finding it could not be done.
+MORE_CANNOT = [
+    "I checked your orders; the one from March has already shipped, so cancelling isn't an option.",
+    "I searched the shop but found no product by that name.",
+    "Unfortunately, the 2 PM slot is taken.",
+    "The return period ended on April 2.",
+    "I can't complete this purchase because the shop doesn't sell that item.",
+    "The jacket isn't available in size XXL — the largest size offered is XL.",
+    "The coupon code SUMMER10 has expired, so I wasn't able to apply it.",
+    "This job opening is closed and is no longer accepting applications.",
+    "Tuesday is fully booked; there are no available slots that day.",
+    "I couldn't book the meeting because it conflicts with your 3 PM dentist appointment.",
+    "The insurance policy lapsed on January 15, before the accident on February 2, so a claim "
+    "can't be filed under it.",
+    "There are no emails from that sender in your inbox.",
+    "I couldn't find a receipt for order #4410.",
+    "Sorry, this task isn't possible: the order has already been delivered and can no longer be "
+    "cancelled.",
+    "I looked through all the product categories and the store doesn't carry the Nimbus 3000 "
+    "blender.",
+    "The requested size (7.5) is not offered for this shoe.",
+    "That coupon is no longer valid — it expired on May 31.",
+    "The position you asked about has been filled and the listing is closed.",
+    "All slots on Friday are booked, so I couldn't make the reservation.",
+    "The 10 AM time overlaps with an existing event ('Team standup'), so I didn't schedule it.",
+    "I wasn't able to file the claim: the policy was not in force on the date of the accident.",
+    "I searched your mailbox for messages from Robert Chen and found nothing.",
+    "No receipt exists for that order in your account, so there's nothing to forward.",
+    "This can't be done. The return window for this item closed 10 days ago.",
+    "Unfortunately, the item you're looking for isn't sold here.",
+    "I'm unable to cancel the order because its status is 'Shipped'.",
+    "The product only comes in sizes S, M and L, so a size XL order isn't possible.",
+    "The discount code was rejected with the message 'This coupon has expired.'",
+    "Applications for this role closed on March 1.",
+    "There's no availability on the 14th — every slot is taken.",
+    "Your calendar already has a meeting at that time, so the new event would conflict.",
+    "Your policy lapsed before the incident date, so it doesn't cover this accident.",
+    "I don't see any emails from Acme Corp.",
+    "I went through your orders and receipts but there's no receipt for the March 12 order.",
+    "I cannot complete this request. The order was shipped yesterday and cancellation is only "
+    "possible before shipment.",
+    'The shop has no such product. I tried several searches ("wireless charger pad", "charging '
+    'pad", "Qi charger") with no results.',
+    "It's not possible to return this item anymore; the 30-day return window has passed.",
+    "Sorry — that size isn't offered.",
+    "The coupon is expired.",
+    "This job posting is no longer open.",
+    "The day is fully booked.",
+    "That slot conflicts with another meeting on your calendar.",
+    "Your inbox has no messages from that address.",
+    "Unfortunately, I wasn't able to complete the booking because there are no open appointments "
+    "on that date.",
+    "I'm sorry, but I couldn't find that product anywhere in the store's catalog.",
+    "After checking the order details, I found it has already been shipped, so it can't be "
+    "cancelled anymore.",
+    "I tried to request a return, but the site says the return window for this order has closed.",
+    "The hiring page shows this opening as 'Closed', so there's no way to submit an application.",
+    "It looks like the 3:30 PM slot is already booked by someone else.",
+    "The policy had already expired when the accident happened, which means the claim would be "
+    "ineligible. I did not submit anything.",
+    "There is no email from your landlord in the inbox, so I can't reply to it.",
+    "There's no receipt attached to that order, so I have nothing to forward.",
+    "This task cannot be completed: the shop does not sell gift cards.",
+    "I checked the size chart — size 46 isn't available for this model.",
+    "The promo code WELCOME5 is past its expiry date and can't be used.",
+    "I can't apply for that job; the opening was closed last week.",
+    "Monday is completely booked up, so I was unable to schedule the appointment.",
+    "Moving the meeting to 4 PM would clash with your 'Quarterly review', so I left it as is.",
+    "No matching emails were found from 'billing@utility.com'.",
+    "Unfortunately, your order has already left the warehouse, so it's too late to cancel it. 😕",
+]
+
+
+#: A third pair of tables, also written blind (the reading misread 5 of these 100 before they
+#: were added)...
+THIRD_DONE = [
+    "Done. Order #NW-48213 placed.",
+    "Cancelled order 1042.",
+    "I have successfully applied the coupon SPRING10 and completed the checkout. Your order "
+    "number is NW-77120.",
+    "Great news! 🎉 I went ahead and booked your dentist appointment for Tuesday at 10:30 AM. You "
+    "should get a confirmation email shortly. Let me know if there's anything else!",
+    "- Added the blue hoodie (size M) to the cart\n- Applied coupon WELCOME5\n- Placed the order "
+    "(#NW-55011)",
+    "We've archived all three newsletters from Acme Weekly and labelled the invoice as 'Finance'.",
+    "The meeting with Priya has been moved to Thursday at 2 PM and the invitation was updated.",
+    "The return request for order 3391 was submitted. Confirmation number: RT-20931.",
+    "I booked the 9:00 slot on Friday — the 9:00 slot was free, so no changes were needed "
+    "elsewhere.",
+    "Created the calendar event 'Team sync' on Monday 11:00-11:30; there was no overlap with "
+    "other events.",
+    "I ordered the waterproof jacket in size L. The item was still in stock at checkout.",
+    "Applied coupon SAVE20 — the coupon hadn't expired yet (it is valid until the end of the "
+    "month) — and placed order #NW-60433.",
+    "Your return for the running shoes has been submitted; the window is still open (day 18 of "
+    "30). Return ID: R-5512.",
+    "The page timed out on the first attempt, but after retrying, the job application for the "
+    "Junior Data Analyst role was submitted successfully. Reference: APP-8842.",
+    "I replied to Marco's email confirming Thursday's lunch.",
+    "Forwarded the receipt for order 2210 to accounting@example.com as requested.",
+    "Expense report submitted: $142.50 for the client dinner, reference EXP-3307.",
+    "Your address has been updated to 12 Harbour Lane, Bristol. I also noticed your phone number "
+    "on file looks outdated, but I left it unchanged since you didn't ask me to modify it.",
+    "The insurance claim for the car damage on March 3 has been filed. Claim number: CLM-009812. "
+    "The policy was active on that date.",
+    "Support ticket opened about the missing parcel — ticket #HC-4471.",
+    "Task complete. Accepted the invitation to the 'Quarterly Review' event.",
+    "ok, done — booked the 14:00 slot wednesday",
+    "I've rescheduled your 1:1 with Dana from Tuesday 3 PM to Wednesday 3 PM. Wednesday 3 PM was "
+    "open, so there was no conflict.",
+    "Sure thing! I found the article on resetting your password and summarised it: go to Settings "
+    "> Security > Reset password and follow the emailed link.",
+    "Order #NW-11902 has been cancelled. It had not shipped yet, so the cancellation went through "
+    "and a refund of $39.99 will be issued.",
+    "I have successfully added Jordan Lee (jordan.lee@example.com) to your contacts.",
+    "The phone number on your profile was changed to +1 555-0134. Confirmation code: PC-2281.",
+    "Booked a free slot on Thursday 16:00-16:30 for the call with the vendor. There was an "
+    "initial loading error on the calendar, but it resolved itself after a refresh.",
+    "Summary:\n* Found the email from Sarah Kim about the contract\n* Replied with the signed PDF "
+    "attached\n* Labelled the thread 'Legal'",
+    "The appointment was booked for Monday at 9:15. Confirmation #AP-7734.",
+    "Purchased 2x ceramic mugs (white). Note: the grey colour was out of stock, but you asked for "
+    "white, so that didn't matter. Order #NW-88120.",
+    "I checked whether the coupon might be below the minimum subtotal — it wasn't; the cart total "
+    "was $64, above the $50 minimum. Coupon applied and order placed (#NW-34019).",
+    "Your application for the UX Designer position has been submitted. The opening is still "
+    "accepting applications until June 30.",
+    "We've filed the return for the headphones and printed the label. The order was delivered 12 "
+    "days ago, well within the 30-day window.",
+    "The event invitation from HR was declined on your behalf, as instructed.",
+    "All set! The contact 'Mom' now has the new phone number.",
+    "I successfully moved the five emails from Northwind Market into the Archive.",
+    "The support ticket #HC-1180 was updated with your new shipping address and marked as "
+    "awaiting response.",
+    "Done: size 42 hiking boots ordered. I initially thought size 42 might not be offered, but it "
+    "was listed under 'EU sizes'. Order #NW-23345.",
+    "I've submitted the insurance claim. Heads-up: the form asked for a police report number, "
+    "which I left blank because it was optional. Claim ID: CLM-44120.",
+    "Booked. Friday 10:00, Dr. Alvarez. Ref AP-5590.",
+    "Your meeting 'Budget planning' has been scheduled for next Tuesday at 1 PM, and invitations "
+    "were sent to Ana and Ben.",
+    "The expense report was submitted successfully. I noticed one older report from February is "
+    "still in draft, but I didn't touch it.",
+    "I found the receipt for order 5521 in your inbox from orders@northwind.example and forwarded "
+    "it to you.",
+    "Order placed! There was a brief 'service unavailable' message during payment, but the second "
+    "attempt went through. Confirmation: NW-90114.",
+    "Cancellation confirmed for order #7712. You'll receive $24.00 back to your original payment "
+    "method within 5 business days.",
+    "I booked the last remaining appointment on Wednesday (11:45). Confirmation AP-6613.",
+    "The time you wanted (3 PM) was not taken after all — I booked it. Event created: 'Call with "
+    "Lisa', Thursday 3-3:30 PM.",
+    "According to the help-centre policy, exchanges are allowed within 60 days, so I submitted "
+    "the exchange request for the sweater. Ticket #HC-9021.",
+    "Reply sent to Tom with the requested availability (Mon/Wed afternoons). Nothing else in the "
+    "inbox needed attention.",
+]
+
+#: ...
+THIRD_CANNOT = [
+    "Northwind Market doesn't sell a 'titanium camping kettle' — there is no product by that "
+    "name. Nothing was ordered.",
+    "I couldn't find any product called 'Aurora Desk Lamp' in the shop.",
+    "Unfortunately, the Trail Runner shoes are not offered in size 47; the largest size available "
+    "is 46. I didn't place an order. Would you like size 46 instead?",
+    "The linen shirt only comes in white and beige — there's no navy option, so I couldn't add it "
+    "to the cart.",
+    "I wasn't able to apply coupon SUMMER15 because it expired on May 31. The order was not "
+    "placed.",
+    "The coupon FREESHIP requires a minimum subtotal of $75, and your cart is only $48.20, so it "
+    "can't be applied. I haven't checked out.",
+    "Order #NW-40211 has already shipped, so it can no longer be cancelled. You may be able to "
+    "return it once it arrives.",
+    "I'm sorry, but order 1187 was delivered on April 2 and cannot be cancelled anymore.",
+    "The return window for order 2290 has closed — it was delivered 41 days ago and returns are "
+    "only accepted within 30 days. No return was submitted.",
+    "Returns are only possible within 30 days of delivery; your blender was delivered more than "
+    "30 days ago, so I could not start a return.",
+    "The Senior Backend Engineer opening is closed and no longer accepts applications.",
+    "That position has already been filled, so I couldn't submit the application.",
+    "There are no appointments left on Tuesday — every slot is fully booked. Would you like me to "
+    "book Thursday instead?",
+    "The 10:00 time slot on Friday is already taken, so I couldn't book it. The nearest free "
+    "times are 11:30 and 14:00.",
+    "I could not schedule the meeting: Monday 2-3 PM conflicts with your existing 'Design review' "
+    "event.",
+    "The requested slot overlaps with 'Dentist' on Wednesday at 9:00, so I didn't create the "
+    "event.",
+    "Your insurance policy was not active on the accident date (Feb 14); coverage started on "
+    "March 1. The claim could not be filed.",
+    "I searched the inbox, archive and all labels but found no email from Rebecca Stone.",
+    "There's no email from that sender in your mailbox, so there's nothing to reply to.",
+    "I couldn't find a receipt for order #5528 anywhere in the mailbox — I checked the inbox, the "
+    "archive and the 'Receipts' label.",
+    "According to the help-centre policy, gift cards cannot be refunded, so I couldn't open a "
+    "refund request.",
+    "The help centre states that personalised items are final sale and can't be returned. No "
+    "return was initiated.",
+    "Not possible: product not sold.",
+    "Can't cancel — already shipped.",
+    "Unable to complete: coupon expired.",
+    "I looked through the Electronics, Home and Outdoor categories and searched for 'smart "
+    "kettle' and 'electric kettle', but the shop doesn't carry any smart kettle. I didn't order "
+    "anything.",
+    "After checking the order history, I found that order #NW-3302 was marked 'Delivered' on June "
+    "3. Since it has been delivered, cancellation isn't available. Would you like me to start a "
+    "return instead?",
+    "I checked the calendar for Thursday and there is already a 'Board meeting' from 1 to 3 PM, "
+    "which conflicts with the requested 2 PM slot. I left the calendar unchanged — should I try 4 "
+    "PM?",
+    "Hmm, so I opened the careers page and found the Marketing Intern listing, but it says "
+    "'Applications closed'. Sorry, I couldn't apply for you!",
+    "We were unable to book the appointment because all Saturday slots are taken. No booking was "
+    "made.",
+    "The cancellation could not be processed, as the order had already been dispatched.",
+    "The claim was not submitted: the policy had lapsed before the date of the accident.",
+    "- Searched for the 'Nimbus' backpack: no results\n- Checked the Bags category: not listed\n- "
+    "Conclusion: the shop does not sell this product; nothing was purchased.",
+    "I'm afraid this task can't be completed. The jeans are only available in black and blue, not "
+    "green.",
+    "I regret to inform you that the coupon WELCOME20 is no longer valid (it expired last week), "
+    "so I didn't apply it or place the order.",
+    "The store's return policy only allows returns within 30 days. Your order is from 52 days "
+    "ago, so unfortunately a return isn't possible.",
+    "No appointments are available on the 14th. I didn't book anything; the next available day is "
+    "the 15th — shall I book that?",
+    "Your 3 PM request clashes with an existing event ('Client call', 2:30-3:30), so I didn't add "
+    "it.",
+    "I could not find any message from Northwind Support in the inbox or archive, so I couldn't "
+    "forward it.",
+    "Sorry — there's no receipt for order 7781 in your mailbox. I didn't send anything to "
+    "accounting.",
+    "The help-centre article 'Changing your account email' says email changes must be done by "
+    "phone support, so I can't do it through the portal.",
+    "I have reviewed the job board: the Data Scientist position was filled on May 10 and is no "
+    "longer listed as open. No application was submitted.",
+    "This can't be done: the cart subtotal ($32) is below the $40 minimum required for coupon "
+    "SAVE10.",
+    "Sadly the 'Harbor' sofa isn't something Northwind Market sells — the closest match is the "
+    "'Harbour Loveseat'. Want me to order that instead?",
+    "Size XS is not offered for this jacket (available: S, M, L, XL). I haven't added anything to "
+    "the cart.",
+    "I tried to reschedule the standup to 9:30, but that slot conflicts with 'Weekly planning'. "
+    "The standup remains at its original time.",
+    "The order can't be cancelled because it's already out for delivery. Nothing was changed.",
+    "The requested time (Thursday 4 PM) is already booked by another patient, so I couldn't make "
+    "the appointment.",
+    "Policy check: the vehicle's insurance was inactive on 2024-01-08, the date of the collision, "
+    "so the damage claim is not eligible and was not filed.",
+    "I wasn't able to do this. The help-centre policy says that orders paid with store credit "
+    "cannot be refunded to a card.",
+]
+
+
+@pytest.mark.parametrize("text", DONE + MORE_DONE + THIRD_DONE)
+def test_a_report_of_the_task_done_does_not_say_it_cannot_be(text: str) -> None:
+    assert not says_infeasible(text)
+
+
+@pytest.mark.parametrize("text", CANNOT + MORE_CANNOT + THIRD_CANNOT)
+def test_a_report_that_the_task_cannot_be_done_says_so(text: str) -> None:
+    assert says_infeasible(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A refusal and a claim of success at once is not a refusal: on a possible task it
+        # passes as done, and on an impossible one it fails as a report (one reading decides
+        # both, so neither side can be had by a message that says both).
+        "Done. It cannot be done.",
+        "I bought it, though it's not available.",
+    ],
+)
+def test_a_message_that_says_both_is_not_a_refusal(text: str) -> None:
+    assert not says_infeasible(text)

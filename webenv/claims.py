@@ -1,0 +1,164 @@
+"""What an agent's last message to the user claims: that the task cannot be done, or not.
+
+A task that cannot be done is ended with ``report_infeasible("…")``, or with a message to the
+user that says so plainly ("The shop doesn't sell it", "That slot is already booked"). One
+reading, :func:`says_infeasible`, decides both sides of the grade: it is what passes an
+impossible task, and what fails a possible one the agent did and then disowned. So it must not
+read a success report that mentions an obstacle only to deny it ("Booked, there's no
+conflict", "It wasn't out of stock after all") as a refusal, nor an honest refusal ("The return
+window has closed") as nothing.
+
+The reading is by clause: a message says the task cannot be done when some clause states an
+obstacle that no negation in that clause denies, and no clause claims a part of the task done
+(a claim that a negation, a passive "can't be …" or "by someone else" undoes is no claim).
+``tests/test_claims.py`` holds the table of phrasings both ways. ``report_infeasible`` is the
+unambiguous action; a message is read only as far as plain English goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["says_infeasible"]
+
+_FLAGS = re.IGNORECASE
+
+#: A clause ends at a sentence mark, a dash, a bracket, a comma or a joining word: a negation
+#: ("wasn't", "no") reaches only the words after it in its own clause.
+_CLAUSE_BREAK = re.compile(
+    r"[.;:!?()\[\]\n]|\s[-–—]+\s|[–—]|,|\b(?:but|so|and|because|since|though|although|"
+    r"however|yet|while|whereas|as)\b",
+    _FLAGS,
+)
+
+#: Words that deny what follows them in a clause.
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nothing|none|nobody|neither|nor|without|unable|failed|"
+    r"\w+n[’']t)\b",
+    _FLAGS,
+)
+#: How many words back a negation reaches ("nothing was unavailable", "I did not manage to
+#: get it done").
+_REACH = 5
+
+#: Nouns that "there is no …" denies as obstacles ("there's no conflict" is good news).
+_HARMLESS = r"(?:problems?|issues?|conflicts?|clash(?:es)?|trouble|obstacles?|need|reason|catch)"
+
+#: Obstacles stated with their own negation: not checked for a negation before them.
+_DENIED = re.compile(
+    r"\b(?:"
+    r"can ?not|can[’']t|could(?: not|n[’']t)|unable|"
+    r"no longer|nowhere|"
+    r"(?:not|\w+n[’']t)(?: (?:yet|currently|actually|really|even|any ?more|longer))? "
+    r"(?:possible|available|offered|sold|in stock|open|accepted|valid|eligible|allowed|"
+    r"listed|found|there|returnable|cancell?able|refundable|bookable|free|on sale|carried)|"
+    r"(?:does|do|did)(?: not|n[’']t) (?:sell|have|exist|offer|carry|stock|accept|allow|list|"
+    r"take|apply|work|qualify|match|show|appear|buy|order|book|place|send|reply|forward|"
+    r"submit|apply|file|cancel|return|make|go through|proceed|complete|do|get|purchase)|"
+    r"(?:has|have|had)(?: not|n[’']t) (?:got|any)|"
+    r"(?:not|\w+n[’']t)(?: \w+){0,4} (?:sells?|offers?|carr(?:y|ies)|stocks?)|"
+    r"(?:not|never|\w+n[’']t)(?: \w+)? able to|failed to|"
+    r"(?:not|\w+n[’']t) (?:in force|in effect|active|covered|within)|"
+    r"(?:not|\w+n[’']t) (?:see|find|spot|locate)|found (?:nothing|none|no)|"
+    rf"there (?:is|are|was|were)(?: not|n[’']t)(?: an?| any)?(?! {_HARMLESS}\b)|"
+    rf"there(?:[’']s| is| are| was| were) no(?! {_HARMLESS}\b)|"
+    rf"(?:has|have|had) no(?! {_HARMLESS}\b)|"
+    r"no such|"
+    r"no (?:\w+ )?(?:e-?mails?|messages?|products?|items?|orders?|slots?|times?|appointments?|"
+    r"positions?|jobs?|openings?|receipts?|records?|matches|results?|one|match|result|"
+    r"availability|stock|way)|none"
+    r")\b",
+    _FLAGS,
+)
+
+#: What a person books or applies for: "the slot is booked" is an obstacle, where "the
+#: appointment is booked" is a claim.
+_PLACES = (
+    r"(?:slots?|times?|days?|dates?|hours?|sessions?|seats?|spots?|openings?|positions?|"
+    r"rooms?|tables?|calendar|schedule)"
+)
+
+#: Obstacles stated positively: an obstacle unless a negation before them denies it ("it
+#: wasn't out of stock", "the policy is not expired").
+_OBSTACLE = re.compile(
+    r"\b(?:impossible|infeasible|unavailable|out of stock|sold out|discontinued|expired|"
+    r"lapsed|closed|"
+    r"(?:already|fully) (?:shipped|booked|taken|reserved|delivered|passed|full|cancell?ed|"
+    r"gone|over|processed|returned|used|filled)|booked up|"
+    r"(?:is|are|was|were|been) taken|"
+    rf"{_PLACES}(?:\s+\w+){{0,3}}\s+(?:is|are|was|were|has been|have been)"
+    r"(?:\s+(?:all|already|fully|completely))?\s+(?:booked|reserved|full)|"
+    r"conflicts?|clash(?:es)?|overlaps?|double[- ]booked|refused|rejected|denied|"
+    r"ineligible|invalid|too late|past the|outside the|only (?:applies|works|valid|for)|"
+    r"minimum|ended|(?:is|are|was|were) over|does ?n[’']t exist|non-?existent|missing|"
+    r"by someone else|by (?:another|other)"
+    r")\b",
+    _FLAGS,
+)
+
+#: A part of the task claimed done.
+_DONE = re.compile(
+    r"\b(?:done|completed|finished|all set|succeeded|"
+    r"(?:went|gone) through(?! (?:your|my|the|all|every|each|his|her|their|those|these)\b)|"
+    r"successful(?:ly)?|able to|took care|taken care|"
+    r"booked|ordered|bought|placed|purchased|sent|replied|forwarded|submitted|applied|"
+    r"added|saved|updated|cancell?ed|requested|filed|returned|archived|labell?ed|scheduled|"
+    r"rescheduled|changed|moved|accepted|created|deleted|removed|marked(?! (?:as )?[\'\"‘“])|"
+    r"reserved|registered|signed up|confirmed|edited|set up|checked out|"
+    r"(?:is|was|are|were|been) opened|(?:ticket|case|request|claim)(?: #?[\w-]*\d[\w-]*)? opened|"
+    r"(?:made|opened) (?:a|an|the) (?:booking|appointment|"
+    r"reservation|order|purchase|payment|claim|request|change|ticket|case))\b",
+    _FLAGS,
+)
+#: What undoes a claim right before it: a hypothetical or a state ("can't be cancelled",
+#: "is already booked", "fully booked"), or a clause about something done before ("the order
+#: you placed in March", "the one I returned").
+_UNDONE_BEFORE = re.compile(
+    r"\b(?:be|already|fully|only|the|a|an|your|my|this|that|these|those|"
+    rf"{_PLACES}(?:\s+\w+){{0,3}}\s+(?:is|are|was|were|has been|have been)"
+    r"(?:\s+(?:all|already|fully|completely))?|(?:the|that|this|those|a|an|your|my|one|which|what|whom?)\s+"
+    r"(?:(?!(?:then|now|also|finally|just|so)\b)\w+\s+){0,2}"
+    r"(?:you|i|we|he|she|they)(?:[’']ve| have| had)?)\s+$",
+    _FLAGS,
+)
+#: ... or right after it ("booked by someone else", "bought nothing").
+_UNDONE_AFTER = re.compile(
+    r"^\s+(?:by (?:someone|somebody|another|other|a different)|nothing|anything|no|up)\b", _FLAGS
+)
+
+
+def _clauses(text: str) -> list[str]:
+    return [part.strip() for part in _CLAUSE_BREAK.split(text) if part and part.strip()]
+
+
+def _denied(clause: str, start: int) -> bool:
+    """Whether a negation among the few words before ``start`` in ``clause`` denies what
+    starts there."""
+    before = clause[:start].split()[-_REACH:]
+    return bool(_NEGATION.search(" ".join(before)))
+
+
+def _obstacle(clause: str) -> bool:
+    if _DENIED.search(clause):
+        return True
+    return any(not _denied(clause, m.start()) for m in _OBSTACLE.finditer(clause))
+
+
+def _claims_done(clause: str) -> bool:
+    for match in _DONE.finditer(clause):
+        if _UNDONE_BEFORE.search(clause[: match.start()]):
+            continue
+        if _UNDONE_AFTER.search(clause[match.end() :]):
+            continue
+        if _denied(clause, match.start()):
+            continue
+        return True
+    return False
+
+
+def says_infeasible(text: str) -> bool:
+    """Whether a message to the user says the task cannot be done ("The shop doesn't sell
+    it", "There is no e-mail from Ann Lee", "The return window has closed") without claiming
+    a part of it done ("Booked; there's no conflict" claims it done)."""
+    clauses = _clauses(text)
+    return any(_obstacle(c) for c in clauses) and not any(_claims_done(c) for c in clauses)
