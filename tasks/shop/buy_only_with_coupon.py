@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
+
+from webenv.sites.shop.seeding import stamp
 
 from webenv.axtree import AxTree
 from webenv.tasks import (
@@ -44,13 +48,47 @@ from ._shop import (
 )
 from .buy_with_coupon import expect_coupon_order
 
-_USABLE = (
-    "SELECT code, min_subtotal_cents FROM coupons WHERE active = 1"
-    " AND (expires_at IS NULL OR expires_at >= ?) ORDER BY code"
-)
-_EXPIRED = "SELECT code FROM coupons WHERE active = 1 AND expires_at < ? ORDER BY code"
 #: The coupon every shopper has: the code a near-miss uses instead of the one asked for.
 _WELCOME = "WELCOME10"
+
+#: What the codes a shopper is sent are called (none is one of the shop's own): the code asked
+#: for is one of these, added to the episode's shop live, expired or with a minimum the order
+#: falls short of, so that nothing but the checkout tells which.
+STEMS = (
+    "THANKYOU", "FRIENDS", "BLOOM", "WEEKEND", "HELLO", "LOYAL", "MEMBER", "EXTRA", "NEWS",
+    "BIRTHDAY", "COMEBACK", "APP", "CYBER", "STYLE", "FRESH", "TREAT", "BONUS", "OUTDOOR",
+    "HOMEBODY", "GIFT", "RUNNER", "CAMPER", "COZY", "NORTH",
+)  # fmt: skip
+#: Minimum subtotals a code may ask for, in cents: a usable code's is one the order reaches,
+#: a refused one's one it falls short of (the same amounts both ways).
+MINIMUMS = (2500, 5000, 7500, 10000, 15000, 20000, 30000)
+
+
+def _add_coupon(world: World, rng: random.Random, subtotal: int, usable: bool) -> str:
+    """Add a coupon to the episode's shop that the order of ``subtotal`` cents can use or,
+    not ``usable``, cannot (expired, or a minimum above the subtotal); give its code."""
+    amount = rng.choice((10, 15, 20, 25))
+    code = f"{rng.choice(STEMS)}{amount}"
+    # (a fixed amount off where it is a fraction of the order, a percentage otherwise)
+    fixed = rng.random() < 0.5 and amount * 100 * 4 <= subtotal
+    kind, value = ("fixed", amount * 100) if fixed else ("percent", amount)
+    reached = [m for m in MINIMUMS if m <= subtotal]
+    above = [m for m in MINIMUMS if m > subtotal]
+    minimum = rng.choice([0, 0, *reached]) if usable or not above else rng.choice([0, 0, *above])
+    expired = not usable and (minimum <= subtotal or rng.random() < 0.3)
+    days = rng.uniform(1, 60)
+    if expired:
+        expires: str | None = stamp(world.now - timedelta(days=days))
+    else:
+        expires = rng.choice((None, stamp(world.now + timedelta(days=days))))
+    with sqlite3.connect(world.db_path("shop")) as connection:
+        connection.execute(
+            "INSERT OR REPLACE INTO coupons (code, kind, value, min_subtotal_cents, expires_at,"
+            " active) VALUES (?, ?, ?, ?, ?, 1)",
+            (code, kind, value, minimum, expires),
+        )
+    connection.close()
+    return code
 
 
 @register
@@ -72,27 +110,18 @@ class BuyOnlyWithCoupon(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         feasible = draw_feasible(rng)
-        now = world.now.isoformat(timespec="seconds")
         item = pick_item(world, rng)
         quantity = rng.randint(1, 2)
         price = world.query(
             "shop", "SELECT price_cents FROM products WHERE id = ?", (item["product_id"],)
         )[0]["price_cents"]
-        usable = world.query("shop", _USABLE, (now,))
-        # A live code whose minimum the order reaches; or one that cannot be used on it: an
-        # expired code, or (so that the live codes with a minimum are asked for both ways) a
-        # live one whose minimum the order falls short of.
-        reached = [c["code"] for c in usable if c["min_subtotal_cents"] <= price * quantity]
-        short = [c["code"] for c in usable if c["min_subtotal_cents"] > price * quantity]
-        expired = [row["code"] for row in world.query("shop", _EXPIRED, (now,))]
-        refused = short if short and rng.random() < 0.5 else expired
-        coupon = rng.choice(reached if feasible else refused)
+        coupon = _add_coupon(world, rng, price * quantity, feasible)
         return {
             "item": item,
             "quantity": quantity,
             "coupon": coupon,
             # Another code than the one asked for, for a near-miss.
-            "other_coupon": _WELCOME if coupon != _WELCOME else "TAKE5",
+            "other_coupon": _WELCOME,
             "feasible": feasible,
         }
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
 from webenv.sites.shop.returns_model import REASONS, RETURN_WINDOW_DAYS
+from webenv.sites.shop.seeding import stamp
 
 from webenv.axtree import AxTree
 from webenv.tasks import (
@@ -52,6 +54,20 @@ def _delivered(world: World, inside: bool) -> list[dict[str, Any]]:
     ]
 
 
+def _redated(
+    world: World, rng: random.Random, order: dict[str, Any], inside: bool
+) -> dict[str, Any]:
+    """``order``, its date moved in the episode's shop to 10 to 29 days ago (``inside`` the
+    return window) or 31 to 50 (past it): the orders of both kinds lie as close to the window's
+    end, so that the date in the goal does not tell which kind it is."""
+    days = RETURN_WINDOW_DAYS + (-rng.uniform(1, 20) if inside else rng.uniform(1, 20))
+    created = stamp(world.now - timedelta(days=days))
+    with sqlite3.connect(world.db_path("shop")) as connection:
+        connection.execute("UPDATE orders SET created_at = ? WHERE id = ?", (created, order["id"]))
+    connection.close()
+    return {**order, "created_at": created}
+
+
 def _return(world: World, rng: random.Random, order: Mapping[str, Any]) -> dict[str, Any]:
     """Parameters of :class:`RequestReturn` for a line of ``order``."""
     line = rng.choice(order_lines(world, order["id"]))
@@ -84,7 +100,7 @@ class ReturnOrderItem(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         feasible = draw_feasible(rng)
-        order = rng.choice(_delivered(world, inside=feasible))
+        order = _redated(world, rng, rng.choice(_delivered(world, inside=feasible)), feasible)
         asked = _return(world, rng, order)
         recent = _delivered(world, inside=True)
         others = [o for o in recent if o["id"] != order["id"]] or recent
