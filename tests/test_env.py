@@ -230,6 +230,19 @@ def test_an_episode_pays_at_most_once_past_its_step_limit(env):
     assert terminated and sum(rewards) == 1.0, rewards
 
 
+def test_an_env_made_directly_truncates_at_its_own_step_limit(browser):
+    # No TimeLimit wraps it: a loop that stops on `terminated or truncated` must still stop,
+    # at the limit it was made with (by default the template's step budget).
+    with webenv.WebEnv("shop.fill_cart", max_episode_steps=3) as env:
+        env.reset(seed=0)
+        ends = [tuple(env.step("noop()")[2:4]) for _ in range(3)]
+    assert ends == [(False, False), (False, False), (False, True)]
+    assert (
+        webenv.WebEnv("shop.fill_cart")._step_limit()
+        == gym.spec("webenv/shop.fill_cart-v0").max_episode_steps
+    )
+
+
 def test_close_twice_and_context_manager(browser):
     env = gym.make("webenv/shop.fill_cart-v0")
     with env.unwrapped as inner:

@@ -68,8 +68,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     Terminated when the agent ends it with a final action: ``send_msg_to_user(...)`` (an
     answer, or "done" for a task that asks for an action) or ``report_infeasible(...)``. The
     check runs then, on the final state, and gives the episode's one reward. Truncated after
-    ``max_episode_steps`` (a ``TimeLimit``; the check runs on that last step too, so state
-    left right earns its reward) or when the browser crashes (``info["error"]`` says why).
+    ``max_episode_steps`` (the check runs on that last step too, so state left right earns its
+    reward) or when the browser crashes (``info["error"]`` says why). Made with ``gym.make``,
+    a ``TimeLimit`` wrapper truncates (``gym.make(id, max_episode_steps=N)`` sets N); made
+    directly, ``WebEnv(task, max_episode_steps=N)``, the env itself does, at N or by default
+    at the template's step budget.
     With ``end_on_success=True`` (for dense training) an action task also ends at the first
     step whose state passes the check.
 
@@ -129,8 +132,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         timeouts: Timeouts = DEFAULT_TIMEOUTS,
         limits: Limits = DEFAULT_LIMITS,
         end_on_success: bool = False,
+        max_episode_steps: int | None = None,
     ):
         self.template = get_template(task)
+        if max_episode_steps is not None and max_episode_steps < 1:
+            raise WebEnvError(f"max_episode_steps must be at least 1, not {max_episode_steps}.")
+        self.max_episode_steps = max_episode_steps
         self.end_on_success = end_on_success
         self.observe_keys = tuple(observe)
         unknown = set(self.observe_keys) - set(OPTIONAL_KEYS)
@@ -340,12 +347,15 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         terminated = self._ended = answer is not None or (
             self.end_on_success and self.template.answer_type is None and check.success
         )
-        graded = terminated or self._steps >= self._step_limit()
+        limited = self._steps >= self._step_limit()
+        graded = terminated or limited
         reward = 1.0 if graded and check.success and not self._paid else 0.0
         self._paid = self._paid or reward > 0
         info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
-        return observation, reward, terminated, False, info
+        # Made with gym.make, a TimeLimit wrapper truncates; made directly, the env itself.
+        truncated = limited and not terminated and self.spec is None
+        return observation, reward, terminated, truncated, info
 
     def grader_view(self) -> GraderView:
         """The trusted side of the current episode: the task with its parameters, the full
@@ -480,9 +490,12 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         return public_events(self._events_full)
 
     def _step_limit(self) -> int:
-        """The episode's step budget: the registered id's, else the template's own."""
+        """The episode's step budget: the registered id's, else the one the env was made
+        with, else the template's own."""
         if self.spec is not None and self.spec.max_episode_steps:
             return int(self.spec.max_episode_steps)
+        if self.max_episode_steps is not None:
+            return self.max_episode_steps
         return self.template.max_steps + RECOVERY_STEPS
 
     def _checked(self, answer: Answer | None) -> CheckResult:

@@ -26,7 +26,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
-from gymnasium.wrappers import TimeLimit
 from playwright.sync_api import Browser
 
 from .ahead import Ahead
@@ -40,7 +39,8 @@ T = TypeVar("T")
 
 class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
     """``num_envs`` envs of ``task`` (keyword arguments as for :class:`WebEnv`), each ended
-    after ``max_episode_steps`` steps (truncated), stepped concurrently in this thread;
+    after ``max_episode_steps`` steps (truncated; by default the template's step budget),
+    stepped concurrently in this thread;
     ``autoreset_mode`` is Gymnasium's (``AutoresetMode`` or its value, e.g. ``"SameStep"``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -70,8 +70,7 @@ class WebVectorEnv(VectorEnv):  # type: ignore[type-arg]
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.envs: list[gym.Env[Any, Any]] = []
         for _ in range(num_envs):
-            env = WebEnv(task, **kwargs)
-            self.envs.append(TimeLimit(env, max_episode_steps) if max_episode_steps else env)
+            self.envs.append(WebEnv(task, max_episode_steps=max_episode_steps, **kwargs))
         first = self.envs[0]
         self.num_envs = num_envs
         self.render_mode = first.render_mode
