@@ -602,10 +602,37 @@ ORDERS = ["NM-22630-3", "NM-38468-9", "NM-46387-8", "NM-30549-1", "NM-10002-2"]
         ("NM-22630-3 (1), NM-38468-9 (2), NM-46387-8 (3)", True),
         ("Three orders (3): NM-22630-3, NM-38468-9 and NM-46387-8", True),
         ("NM-22630-3, NM-38468-9, NM-46387-8, NM305491", False),
+        # One more order written in part: without its prefix, its check digit, or both.
+        ("NM-22630-3, NM-38468-9, NM-46387-8 and 30549-1", False),
+        ("NM-22630-3, NM-38468-9, NM-46387-8, NM-30549", False),
+        ("NM-22630-3, NM-38468-9 and NM-46387-8; order #30549 too", False),
+        ("NM-22630-3, NM-38468-9 and NM-46387-8, all shipped to 10 Elm St, 94110.", True),
     ],
 )
 def test_a_numbered_list_of_order_numbers(text, ok):
     result = grade("list", text, ORDERS[:3], candidates=ORDERS)
+    assert result.passed is ok, result.reason
+
+
+TOP_THREE = ["Soundmark Essential Mouse", "Voltara Compact Speaker", "Helio Compact Keyboard"]
+PRODUCTS = [*TOP_THREE, "Apex Motion Adventure Yoga Mat", "Apex Motion Basecamp Sleeping Bag"]
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        (", ".join(TOP_THREE), True),
+        (
+            f"The top three are the {', the '.join(TOP_THREE)} (the keyboard has most reviews).",
+            True,
+        ),
+        # One more product with its brand dropped is one more item: a padded list.
+        (f"{', '.join(TOP_THREE)}, Motion Adventure Yoga Mat", False),
+        (f"{', '.join(TOP_THREE)} and the Basecamp Sleeping Bag", False),
+    ],
+)
+def test_a_list_padded_with_a_name_written_in_part_fails(text, ok):
+    result = grade("list", text, TOP_THREE, candidates=PRODUCTS)
     assert result.passed is ok, result.reason
 
 

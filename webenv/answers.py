@@ -1099,7 +1099,12 @@ def grade(
     alternative = _alternative_value(said, kind, result.value) if kind in _NUMBER_KINDS else ""
     if alternative:
         return Grade(False, f"{result.reason}, but {alternative}: a hedge", result.value)
-    partly = _partly_named(said, str(expected), others) if kind in ("name", "string") else ""
+    if kind in ("name", "string"):
+        partly = _partly_named(said, [str(expected)], others)
+    elif kind in ("list", "set"):
+        partly = _partly_named(said, [str(item) for item in expected], others)
+    else:
+        partly = ""
     if partly:
         reason = f"{result.reason}, but it also names {partly!r} in part: a hedge"
         return Grade(False, reason, result.value)
@@ -1945,27 +1950,34 @@ _NAME_GLUE = frozenset(
 )
 
 
-def _partly_named(text: str, expected: str, candidates: Iterable[str]) -> str:
-    """The candidate named in part beside the answer ("the Unisex Classic Oxford Shirt" for
-    "Harbor & Pine Unisex Classic Oxford Shirt"), or "": two of its words in a row, outside the
-    answer's own name, at least one of them not a word of the answer's name."""
-    want = normalize_text(_skeleton(expected)).split()
+def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) -> str:
+    """A candidate named in part beside the answer's own ``named`` names ("the Unisex Classic
+    Oxford Shirt" for "Harbor & Pine Unisex Classic Oxford Shirt", a list's extra "Motion
+    Adventure Yoga Mat" with the brand dropped), or "": two of its words in a row outside the
+    answer's names, at least one of them not a word of those names; or, for an id, its number
+    of five digits or more alone ("86013-8" for NM-86013-8)."""
     words: list[str | None] = list(normalize_text(_skeleton(text)).split())
-    size = len(want)
-    for i in range(len(words) - size + 1):
-        if size and words[i : i + size] == want:
-            words[i : i + size] = [None] * size
+    own: set[str] = set()
+    wanted = [normalize_text(_skeleton(name)).split() for name in named]
+    for want in sorted(wanted, key=len, reverse=True):
+        own.update(want)
+        size = len(want)
+        for i in range(len(words) - size + 1):
+            if size and words[i : i + size] == want:
+                words[i : i + size] = [None] * size
     pairs = set(pairwise(words))
-    own = set(want)
+    left = set(words)
     for candidate in candidates:
         name = normalize_text(_skeleton(candidate)).split()
-        if name == want:
+        if name in wanted:
             continue
         for pair in pairwise(name):
             if any(w in _NAME_GLUE or len(w) < 2 for w in pair) or set(pair) <= own:
                 continue
             if pair in pairs:
                 return candidate
+        if any(w.isdigit() and len(w) >= 5 and w not in own and w in left for w in name):
+            return candidate
     return ""
 
 
