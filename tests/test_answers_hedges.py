@@ -182,6 +182,8 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("7 (plus my draft)", False),
             ("7 messages, plus the draft.", False),
             ("7 besides the one in Spam.", False),
+            ("7 e-mails from Alice besides the one in Spam", False),
+            ("7 unread messages in Inbox plus Archive", True),
             ("7, except the newsletter.", False),
             ("7 as well as the draft", False),
             ("7, on top of the archived one", False),

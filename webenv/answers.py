@@ -280,7 +280,7 @@ _EXCEPTION = re.compile(
 #: Spam", "7 except the newsletter", "7, excl. drafts". Further from the count these words
 #: describe rather than add ("7 e-mails (Inbox plus Archive)", "Other than that, …").
 _COUNT_AMENDED = re.compile(
-    r"[*_\"'\u201d\u2019]*(?:[ \t]+[A-Za-z][A-Za-z'-]*){0,2}?\s*"
+    r"[*_\"'\u201d\u2019]*(?:[ \t]+[A-Za-z][A-Za-z'-]*){0,3}?\s*"
     r"(?:(?:[,(:;\u2014\u2013-]\s*)?"
     r"(?:plus|\+|besides|except(?:ing)?(?:\s+for)?|ignoring|leaving\s+(?:out|aside)"
     r"|(?:setting|putting)\s+aside|as\s+well\s+as|in\s+addition\s+to|on\s+top\s+of"
