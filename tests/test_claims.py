@@ -464,3 +464,7 @@ def test_a_report_that_the_task_cannot_be_done_says_so(text: str) -> None:
 )
 def test_a_message_that_says_both_is_not_a_refusal(text: str) -> None:
     assert not says_infeasible(text)
+
+
+def test_a_message_longer_than_an_answer_may_be_is_no_report() -> None:
+    assert not says_infeasible("It cannot be done. " + "a sent " * 3000)

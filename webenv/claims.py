@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from .answers import MAX_LENGTH
+
 __all__ = ["says_infeasible"]
 
 _FLAGS = re.IGNORECASE
@@ -131,10 +133,15 @@ def _clauses(text: str) -> list[str]:
     return [part.strip() for part in _CLAUSE_BREAK.split(text) if part and part.strip()]
 
 
+#: How far back, in characters, what undoes a claim or denies an obstacle is looked for (a
+#: bound, so that a long message is read in time linear in its length).
+_LOOK_BACK = 64
+
+
 def _denied(clause: str, start: int) -> bool:
     """Whether a negation among the few words before ``start`` in ``clause`` denies what
     starts there."""
-    before = clause[:start].split()[-_REACH:]
+    before = clause[max(0, start - _LOOK_BACK) : start].split()[-_REACH:]
     return bool(_NEGATION.search(" ".join(before)))
 
 
@@ -146,9 +153,9 @@ def _obstacle(clause: str) -> bool:
 
 def _claims_done(clause: str) -> bool:
     for match in _DONE.finditer(clause):
-        if _UNDONE_BEFORE.search(clause[: match.start()]):
+        if _UNDONE_BEFORE.search(clause[max(0, match.start() - _LOOK_BACK) : match.start()]):
             continue
-        if _UNDONE_AFTER.search(clause[match.end() :]):
+        if _UNDONE_AFTER.search(clause[match.end() : match.end() + _LOOK_BACK]):
             continue
         if _denied(clause, match.start()):
             continue
@@ -159,6 +166,9 @@ def _claims_done(clause: str) -> bool:
 def says_infeasible(text: str) -> bool:
     """Whether a message to the user says the task cannot be done ("The shop doesn't sell
     it", "There is no e-mail from Ann Lee", "The return window has closed") without claiming
-    a part of it done ("Booked; there's no conflict" claims it done)."""
+    a part of it done ("Booked; there's no conflict" claims it done). A message longer than an
+    answer may be (:data:`~webenv.answers.MAX_LENGTH`) is no report."""
+    if len(text) > MAX_LENGTH:
+        return False
     clauses = _clauses(text)
     return any(_obstacle(c) for c in clauses) and not any(_claims_done(c) for c in clauses)
