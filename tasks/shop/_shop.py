@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
+
+from webenv.sites.shop.seeding import stamp
 
 from webenv.axtree import AxTree, NotFound
 from webenv.tasks import ADD, ANY, Allowance, Checks, May, Moves
@@ -288,6 +291,17 @@ def line_label(name: str, size: str | None, color: str | None) -> str:
     """``Tee (Size: M, Color: Navy)``: a line's name with its options."""
     options = options_label(size, color)
     return f"{name} ({options})" if options else name
+
+
+def redate_order(world: World, order: Mapping[str, Any], days_ago: float) -> dict[str, Any]:
+    """``order``, placed ``days_ago`` days before now in the episode's shop (set up before the
+    episode starts): for a template whose instances of both kinds (can be done, cannot) must
+    name orders of the same ages, so that the date in the goal does not tell which kind."""
+    created = stamp(world.now - timedelta(days=days_ago))
+    with sqlite3.connect(world.db_path("shop")) as connection:
+        connection.execute("UPDATE orders SET created_at = ? WHERE id = ?", (created, order["id"]))
+    connection.close()
+    return {**order, "created_at": created}
 
 
 def persona_orders(world: World) -> list[Mapping[str, Any]]:

@@ -36,6 +36,7 @@ from ._shop import (
     open_order,
     persona_orders,
     pick_item,
+    redate_order,
 )
 
 
@@ -59,7 +60,11 @@ class RequestCancellation(TaskTemplate):
         feasible = draw_feasible(rng)
         orders = persona_orders(world)
         status = "placed" if feasible else "shipped"
-        order = rng.choice([o for o in orders if o["status"] == status])
+        # Placed half a day to six days ago, whether it has shipped or not: the date in the
+        # goal does not tell.
+        order = redate_order(
+            world, rng.choice([o for o in orders if o["status"] == status]), rng.uniform(0.5, 6)
+        )
         placed = rng.choice([o for o in orders if o["status"] == "placed"])
         return {
             "number": order["number"],

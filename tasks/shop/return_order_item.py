@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
 from webenv.sites.shop.returns_model import REASONS, RETURN_WINDOW_DAYS
-from webenv.sites.shop.seeding import stamp
 
 from webenv.axtree import AxTree
 from webenv.tasks import (
@@ -39,6 +37,7 @@ from ._shop import (
     open_order,
     order_lines,
     persona_orders,
+    redate_order,
 )
 from .request_return import REFUNDS, RequestReturn, return_items
 
@@ -52,20 +51,6 @@ def _delivered(world: World, inside: bool) -> list[dict[str, Any]]:
         for o in persona_orders(world)
         if o["status"] == "delivered" and (o["created_at"] >= opened) == inside
     ]
-
-
-def _redated(
-    world: World, rng: random.Random, order: dict[str, Any], inside: bool
-) -> dict[str, Any]:
-    """``order``, its date moved in the episode's shop to 10 to 29 days ago (``inside`` the
-    return window) or 31 to 50 (past it): the orders of both kinds lie as close to the window's
-    end, so that the date in the goal does not tell which kind it is."""
-    days = RETURN_WINDOW_DAYS + (-rng.uniform(1, 20) if inside else rng.uniform(1, 20))
-    created = stamp(world.now - timedelta(days=days))
-    with sqlite3.connect(world.db_path("shop")) as connection:
-        connection.execute("UPDATE orders SET created_at = ? WHERE id = ?", (created, order["id"]))
-    connection.close()
-    return {**order, "created_at": created}
 
 
 def _return(world: World, rng: random.Random, order: Mapping[str, Any]) -> dict[str, Any]:
@@ -100,7 +85,10 @@ class ReturnOrderItem(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         feasible = draw_feasible(rng)
-        order = _redated(world, rng, rng.choice(_delivered(world, inside=feasible)), feasible)
+        # Placed 10 to 29 days ago (within the window) or 31 to 50 (past it): orders of both
+        # kinds lie as close to the window's end.
+        days = RETURN_WINDOW_DAYS + (-1 if feasible else 1) * rng.uniform(1, 20)
+        order = redate_order(world, rng.choice(_delivered(world, inside=feasible)), days)
         asked = _return(world, rng, order)
         recent = _delivered(world, inside=True)
         others = [o for o in recent if o["id"] != order["id"]] or recent
