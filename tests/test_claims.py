@@ -442,12 +442,123 @@ THIRD_CANNOT = [
 ]
 
 
-@pytest.mark.parametrize("text", DONE + MORE_DONE + THIRD_DONE)
+#: Written by a hostile reviewer to trip the reading: success reports in idioms ("is in", "on
+#: order", "is yours") that name an obstacle in passing (17 of these 40 were misread)...
+ATTACK_DONE = [
+    "Order NM-45120-3 is in: BLOOM20 took 20% off, and the order cleared the coupon's $50 minimum.",
+    "Your order NM-45120-3 went through with BLOOM20; the subtotal of $64 is above its $50 "
+    "minimum.",
+    "Order NM-45120-3: 2 × mugs, BLOOM20 knocked $12.80 off. The code expires on May 3, so just "
+    "in time.",
+    "BLOOM20 worked: $9.60 off, order NM-45120-3, on your Visa to your home address.",
+    "Bought with BLOOM20 ($9.60 off), order NM-45120-3.",
+    "Return RMA-48213-7 is in for the harness, refund to your card. The window would have closed "
+    "on March 4.",
+    "Your return is pending as RMA-48213-7. Drop the harness at UPS before March 4, when the "
+    "return window ends.",
+    "The harness return is in (RMA-48213-7), refund to your card; it was eligible until March 4.",
+    "Return requested: RMA-48213-7. The order was eligible until March 4.",
+    "Got you the trail runners in size 10, Sky Blue: order NM-55555-5. Size 11 was sold out, but "
+    "you wanted 10.",
+    "Your trail runners (size 10, Sky Blue) are on order, NM-55555-5. Olive is out of stock, but "
+    "you wanted Sky Blue.",
+    "Order NM-55555-5 is in for the trail runners in 10. The other colours were unavailable in "
+    "that size.",
+    "Your Lumen Studio Mouse (Coral) is on order: NM-55555-5. White was sold out but you wanted "
+    "Coral.",
+    "NM-55555-5 is in for the Lumen Studio Mouse in Coral.",
+    "NM-93932-6 is now cancelled; you weren't charged.",
+    "Order NM-93932-6 shows 'Cancelled' now. Your other order from that week has already shipped.",
+    "Cancellation went through for NM-93932-6 — just in time, it was about to ship.",
+    "You're down for a passport appointment on March 3 at 10:00 at Northside. The 9:00 slot was "
+    "taken.",
+    "Your appointment is on March 3 at 11:30 at Northside (confirmation APT-2231); the morning "
+    "slots were full.",
+    "Appointment on March 3 at 2:00 PM, confirmation APT-2231. It was the only free time left "
+    "that day.",
+    "You have the 3:00 PM slot at Eastgate on March 18; confirmation APT-2231.",
+    "3:00 PM on March 18 at Eastgate is yours (APT-2231). The 2:30 was taken.",
+    "Claim CLM-20931 is in for the Tucson. (Your other car's policy has lapsed, but that one's "
+    "fine.)",
+    "Your claim for the Tucson went in as CLM-20931; the policy runs until June.",
+    "Your application for Accountant (REQ-6394) is in, with chang-cv.pdf. The posting closes "
+    "April 30.",
+    "Application in for REQ-6394. Heads-up: two other openings on the page are closed.",
+    "The Corner Page Books receipt for CO-84007 is now in Sheri's inbox.",
+    "Sheri has the CO-84007 receipt now. (There was an older, expired gift-card e-mail from them "
+    "too; I left it.)",
+    "Your reply to Brandy's latest e-mail is out.",
+    "Brandy has your reply. Her earlier e-mail about the invoice was missing an attachment, I "
+    "left it.",
+    "“Support escalation review” with Jim Lee is on your calendar for Wednesday 11:30-12:00. Your "
+    "1:1 with Megan ends at 11:30, so no clash.",
+    "It's in your calendar: Wednesday 11:30 with Jim Lee. You were free then; your 1:1 ended just "
+    "before.",
+    "Jim Lee is invited to “Support escalation review”, Wednesday 11:30 AM, 30 minutes.",
+    "Ann's phone is now (555) 123-4567 in your contacts; the old number was missing a digit.",
+    "Your default address is now 12 Harbour Lane. The old one is still in the book, just not the "
+    "default.",
+    "The three newsletters are in the Archive; one of them was an expired offer anyway.",
+    "The meeting is now on Friday at 10. Thursday's room booking was refused by the system "
+    "earlier, but that's moot.",
+    "Your expense report is in for $142.50; the older February draft is still there, untouched.",
+    "The thread now carries the 'Finance' label. Its first message was marked invalid by the spam "
+    "filter once, fine now.",
+    "The policy allows returns within 30 days and this order is at day 16, so the return is in: "
+    "RMA-11223-4.",
+]
+
+#: ... and refusals in other words ("too old", "stopped taking applications"; 18 of these 36
+#: were misread).
+ATTACK_CANNOT = [
+    "You already have “Weekly team sync” then, so I left your calendar alone.",
+    "You're busy then: “Weekly team sync”.",
+    "It overlaps “Weekly team sync”, so I didn't book it.",
+    "REQ-9476 stopped taking applications.",
+    "The Librarian opening (REQ-9476) is closed.",
+    "Someone already has that time.",
+    "That time is taken.",
+    "That time isn't free; the free times that day are 09:00, 10:00, 14:00.",
+    "All the slots at the Central Service Center that day are gone.",
+    "There's nothing free at the Central Service Center on that day.",
+    "That day is fully booked at the Central Service Center.",
+    "The 2014 Chevrolet Malibu's policy ended on 2024-08-22, before the accident.",
+    "The 2014 Chevrolet Malibu isn't covered any more, so I couldn't file it.",
+    "There's nothing from Brightline Electronics about order BR-40581 in your mailbox.",
+    "I couldn't find a Brightline Electronics receipt for BR-40581.",
+    "You've never received an e-mail from April Smith.",
+    "April Smith hasn't written to you.",
+    "There's no e-mail from April Smith in your mailbox.",
+    'I searched for "Whisker Works Essential Dog Leash" and got zero results.',
+    'Northwind Market has nothing called "Whisker Works Essential Dog Leash".',
+    'The shop doesn\'t sell "Whisker Works Essential Dog Leash".',
+    "It only comes in sizes up to S.",
+    "There's no size XS of it.",
+    "Size XS isn't offered.",
+    "The coupon code RUNNER15 needs a subtotal of at least $75.00.",
+    "The coupon code RUNNER15 has expired.",
+    "RUNNER15 only works on orders of $75 or more, and this one is $41, so I stopped before "
+    "paying.",
+    "RUNNER15 is out of date, so I didn't buy it.",
+    "NM-89843-2 has shipped, so cancelling isn't an option any more.",
+    "Order NM-89843-2 is already with UPS; there's no way to cancel it now.",
+    "Order NM-89843-2 has already shipped and can no longer be cancelled.",
+    "Order NM-18657-7 is too old to return: it was placed on February 18, 2026 and returns are "
+    "accepted for 30 days.",
+    "The return window for this order closed on February 23, 2026.",
+    "The 30 days for returning items from NM-18657-7 are up.",
+    "The help centre says returns are only accepted within 30 days, and this order is older than "
+    "that.",
+    "That order is too old to return under the help centre's policy.",
+]
+
+
+@pytest.mark.parametrize("text", DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE)
 def test_a_report_of_the_task_done_does_not_say_it_cannot_be(text: str) -> None:
     assert not says_infeasible(text)
 
 
-@pytest.mark.parametrize("text", CANNOT + MORE_CANNOT + THIRD_CANNOT)
+@pytest.mark.parametrize("text", CANNOT + MORE_CANNOT + THIRD_CANNOT + ATTACK_CANNOT)
 def test_a_report_that_the_task_cannot_be_done_says_so(text: str) -> None:
     assert says_infeasible(text)
 

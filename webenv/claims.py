@@ -36,7 +36,7 @@ _CLAUSE_BREAK = re.compile(
 #: Words that deny what follows them in a clause.
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nothing|none|nobody|neither|nor|without|unable|failed|"
-    r"\w+n[’']t)\b",
+    r"would(?:n[’']t)? have|would[’']ve|\w+n[’']t)\b",
     _FLAGS,
 )
 #: How many words back a negation reaches ("nothing was unavailable", "I did not manage to
@@ -65,6 +65,10 @@ _DENIED = re.compile(
     rf"there (?:is|are|was|were)(?: not|n[’']t)(?: an?| any)?(?! {_HARMLESS}\b)|"
     rf"there(?:[’']s| is| are| was| were) no(?! {_HARMLESS}\b)|"
     rf"(?:has|have|had) no(?! {_HARMLESS}\b)|"
+    r"(?:not|\w+n[’']t) an option|never (?:received|got|had|sent|written|e-?mailed)|"
+    r"(?:has|have)(?: not|n[’']t) (?:written|sent|e-?mailed|replied|received)|"
+    r"nothing (?:free|available|open|left|from|called|named|by that name|matching|like)|"
+    r"zero results|no results|"
     r"no such|"
     r"no (?:\w+ )?(?:e-?mails?|messages?|products?|items?|orders?|slots?|times?|appointments?|"
     r"positions?|jobs?|openings?|receipts?|records?|matches|results?|one|match|result|"
@@ -91,9 +95,20 @@ _OBSTACLE = re.compile(
     rf"{_PLACES}(?:\s+\w+){{0,3}}\s+(?:is|are|was|were|has been|have been)"
     r"(?:\s+(?:all|already|fully|completely))?\s+(?:booked|reserved|full)|"
     r"conflicts?|clash(?:es)?|overlaps?|double[- ]booked|refused|rejected|denied|"
-    r"ineligible|invalid|too late|past the|outside the|only (?:applies|works|valid|for)|"
-    r"minimum|ended|(?:is|are|was|were) over|does ?n[’']t exist|non-?existent|missing|"
-    r"by someone else|by (?:another|other)"
+    r"ineligible|invalid|past the|outside the|only (?:applies|works|valid|for)|"
+    r"(?:needs|requires|need|require) a (?:subtotal|minimum|total)|"
+    r"(?:below|under|short of) (?:the|its|a) (?:\w+ )?minimum|"
+    r"ended (?:on|in|at|before|last|yesterday|\d)|has ended|(?:is|are|was|were) over|"
+    r"does ?n[’']t exist|non-?existent|(?:is|are) missing|"
+    r"by someone else|by (?:another|other)|"
+    r"stopped (?:taking|accepting)|(?:is|are|was|were) (?:all )?gone|"
+    r"someone (?:else )?(?:already )?has|already (?:has|have) (?:that|this|the|a|an)|"
+    r"(?:you[’']re|you are) (?:busy|not free)|"
+    r"left (?:your|the) \w+ (?:alone|as (?:it was|is)|untouched|unchanged)|"
+    r"only (?:comes?|available|offered|sold|made) in|"
+    r"only (?:accepted|allowed|possible|valid|available|open) (?:within|for|until|before)|"
+    r"too (?:old|late|early|far)|older than|"
+    r"(?:days|time|window|period)\b[^.;:!?]{0,60}?\b(?:is|are) up"
     r")\b",
     _FLAGS,
 )
@@ -109,23 +124,39 @@ _DONE = re.compile(
     r"reserved|registered|signed up|confirmed|edited|set up|checked out|"
     r"(?:is|was|are|were|been) opened|(?:ticket|case|request|claim)(?: #?[\w-]*\d[\w-]*)? opened|"
     r"(?:made|opened) (?:a|an|the) (?:booking|appointment|"
-    r"reservation|order|purchase|payment|claim|request|change|ticket|case))\b",
+    r"reservation|order|purchase|payment|claim|request|change|ticket|case)|"
+    # idioms: "the order is in", "on order", "it's yours", "you're down for", "in your calendar"
+    r"(?:is|are|[’']s) (?:now )?in(?=\s*(?:[:.,;!)]|$|for\b|with\b))|in for|on order|"
+    r"(?:is|are) yours|(?:you[’']re|you are) down for|got (?:you|it|them)|"
+    r"(?:has|have|got) your (?:reply|message|e-?mail|answer|receipt|note|application|claim|"
+    r"order|request)|(?:has|have) (?:it|them|the \S+(?: \S+)?) now|"
+    r"(?:is|are) (?:now )?in (?:the|your) (?:calendar|cart|inbox|archive|contacts|trash|"
+    r"address book|account|folder)|in your (?:calendar|cart|inbox|archive|contacts)|"
+    r"(?:appointment|booking|reservation|meeting|event|order|claim|application|return|reply|"
+    r"ticket)s? (?:is|are) (?:now )?(?:on|set|for)|took (?:\S+ ){0,3}off)\b",
     _FLAGS,
 )
 #: What undoes a claim right before it: a hypothetical or a state ("can't be cancelled",
 #: "is already booked", "fully booked"), or a clause about something done before ("the order
 #: you placed in March", "the one I returned").
 _UNDONE_BEFORE = re.compile(
-    r"\b(?:be|already|fully|only|the|a|an|your|my|this|that|these|those|"
+    r"\b(?:be|already|fully|only|"
     rf"{_PLACES}(?:\s+\w+){{0,3}}\s+(?:is|are|was|were|has been|have been)"
     r"(?:\s+(?:all|already|fully|completely))?|(?:the|that|this|those|a|an|your|my|one|which|what|whom?)\s+"
     r"(?:(?!(?:then|now|also|finally|just|so)\b)\w+\s+){0,2}"
     r"(?:you|i|we|he|she|they)(?:[’']ve| have| had)?)\s+$",
     _FLAGS,
 )
-#: ... or right after it ("booked by someone else", "bought nothing").
+#: A word of a claim right after a determiner is an adjective ("the requested size").
+_ADJECTIVE = re.compile(r"\b(?:the|a|an|your|my|this|that|these|those)\s+$", _FLAGS)
+#: ... or right after it: someone else did it, nothing was, or long ago ("booked by someone
+#: else", "bought nothing", "it was placed on February 18", "accepted for 30 days").
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _UNDONE_AFTER = re.compile(
-    r"^\s+(?:by (?:someone|somebody|another|other|a different)|nothing|anything|no|up)\b", _FLAGS
+    r"^\s+(?:by (?:someone|somebody|another|other|a different)|nothing|anything|no|up|"
+    rf"(?:on|in) (?:{_MONTH}|\d{{4}})|(?:on|in) \d|\d+ (?:days?|weeks?|months?) ago|"
+    r"last (?:week|month|year)|(?:for|within) \d+ (?:days?|weeks?))\b",
+    _FLAGS,
 )
 
 
@@ -153,7 +184,10 @@ def _obstacle(clause: str) -> bool:
 
 def _claims_done(clause: str) -> bool:
     for match in _DONE.finditer(clause):
-        if _UNDONE_BEFORE.search(clause[max(0, match.start() - _LOOK_BACK) : match.start()]):
+        before = clause[max(0, match.start() - _LOOK_BACK) : match.start()]
+        if _UNDONE_BEFORE.search(before):
+            continue
+        if " " not in match.group() and _ADJECTIVE.search(before):
             continue
         if _UNDONE_AFTER.search(clause[match.end() : match.end() + _LOOK_BACK]):
             continue
