@@ -48,6 +48,7 @@ DONE = [
     "Return requested for the order you placed on March 3; it is within the 30-day window.",
     "I took care of it: the label is applied to the thread.",
     "Paid and checked out. The discount code was valid.",
+    "Your slot is booked for March 18 at 3:00 PM.",
 ]
 
 #: Truthful reports that the task cannot be done.

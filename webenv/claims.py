@@ -78,8 +78,9 @@ _DENIED = re.compile(
 )
 
 #: What a person books or applies for: "the slot is booked" is an obstacle, where "the
-#: appointment is booked" is a claim.
+#: appointment is booked" and "your slot is booked" are claims.
 _PLACES = (
+    r"(?<!\byour )(?<!\bmy )(?<!\bour )"
     r"(?:slots?|times?|days?|dates?|hours?|sessions?|seats?|spots?|openings?|positions?|"
     r"rooms?|tables?|calendar|schedule)"
 )
