@@ -233,10 +233,24 @@ def test_an_episode_pays_at_most_once_past_its_step_limit(env):
 def test_an_env_made_directly_truncates_at_its_own_step_limit(browser):
     # No TimeLimit wraps it: a loop that stops on `terminated or truncated` must still stop,
     # at the limit it was made with (by default the template's step budget).
+    # Steps after it, the task done and said done even, act but earn nothing.
     with webenv.WebEnv("shop.fill_cart", max_episode_steps=3) as env:
         env.reset(seed=0)
-        ends = [tuple(env.step("noop()")[2:4]) for _ in range(3)]
+        ends = []
+        for _ in range(3):
+            observation, _, terminated, truncated, _ = env.step("noop()")
+            ends.append((terminated, truncated))
+        moves, late = own_moves(env.task.template, env.task, observation), []
+        try:
+            action = next(moves)
+            while True:
+                observation, *step = env.step(action)[:4]
+                late.append(tuple(step))
+                action = moves.send(observation)
+        except StopIteration:
+            late.append(tuple(env.step('send_msg_to_user("Done.")')[1:4]))
     assert ends == [(False, False), (False, False), (False, True)]
+    assert late and all(step == (0.0, False, True) for step in late), late
     assert (
         webenv.WebEnv("shop.fill_cart")._step_limit()
         == gym.spec("webenv/shop.fill_cart-v0").max_episode_steps

@@ -180,6 +180,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         #: Whether the episode has ended (the agent answered, or the task is done with
         #: ``end_on_success``): steps after it earn nothing.
         self._ended = False
+        #: Whether the env itself truncated the episode at its step limit (made directly, not
+        #: with gym.make, whose TimeLimit does): steps after it earn nothing either.
+        self._cut = False
         #: Whether the episode has paid its reward: an episode pays at most once (a step past
         #: the step limit, where each step is graded, pays nothing more).
         self._paid = False
@@ -255,7 +258,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._world.mark_start()
         self._check = None
         plan = self._plan(episode_seed, profile)
-        self._steps, self._ended, self._paid = 0, False, False
+        self._steps, self._ended, self._cut, self._paid = 0, False, False, False
         self._session = session = self._open_session()
         timeouts = session.timeouts
         # A page load stalled on purpose outlasts this episode's settling bound.
@@ -338,11 +341,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         if answer is not None:
             self.perturber.answered(answer.text)
         events = self._events()
-        if self._ended:
+        if self._ended or self._cut:
             # A step after the end (Gymnasium leaves it undefined) acts, but is not graded
-            # again: an answer sent twice earns nothing the second time.
+            # again: an answer sent twice earns nothing the second time, nor one sent after
+            # the env cut the episode at its step limit.
             self.timings = {"step": time.perf_counter() - started}
-            return observation, 0.0, True, False, {"success": False, "events": events}
+            info = {"success": False, "events": events}
+            return observation, 0.0, self._ended, not self._ended, info
         check = self._check = self._checked(answer)
         terminated = self._ended = answer is not None or (
             self.end_on_success and self.template.answer_type is None and check.success
@@ -354,7 +359,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
         # Made with gym.make, a TimeLimit wrapper truncates; made directly, the env itself.
-        truncated = limited and not terminated and self.spec is None
+        truncated = self._cut = limited and not terminated and self.spec is None
         return observation, reward, terminated, truncated, info
 
     def grader_view(self) -> GraderView:
