@@ -1,4 +1,4 @@
-"""Return an item of a delivered order named by its number and date, with a given reason and
+"""Return an item of a delivered order named by its number, with a given reason and
 refund method. The order may or may not still be returnable: one placed within the return
 window gets the return requested; one delivered too long ago cannot be returned (the shop
 refuses once its window has closed), so the agent must find that out on the order's page and
@@ -33,7 +33,6 @@ from webenv.world import World
 from ._shop import (
     expect_unchanged,
     line_label,
-    long_date,
     open_order,
     order_lines,
     persona_orders,
@@ -94,7 +93,6 @@ class ReturnOrderItem(TaskTemplate):
         others = [o for o in recent if o["id"] != order["id"]] or recent
         return {
             **asked,
-            "date": long_date(order["created_at"]),
             # A return of an order still in its window (another than the asked one, when
             # there is one), for a near-miss.
             "returnable": _return(world, rng, rng.choice(others)),
@@ -105,16 +103,17 @@ class ReturnOrderItem(TaskTemplate):
         p = params
         item, how, why = f'{p["quantity"]} × "{p["label"]}"', REFUNDS[p["refund"]], p["reason"]
         why = f'"{why}"'
+        # (No date: the order's age against the window decides whether it can go back, and
+        # the world's today follows from the public seed.)
         return [
-            f"Return {item} from my order {p['number']} (placed on {p['date']}). Reason: "
-            f"{why}; refund to {how}.",
-            f"I want to send back {item} I got in order {p['number']} from {p['date']}. "
-            f"Start the return with the reason {why} and a refund as {how}.",
-            f"Please request a return for {item} of order {p['number']}, placed "
-            f"{p['date']}, because {why}. Refund it to {how}.",
-            f"Order {p['number']} ({p['date']}): return {item}, reason {why}, refund method {how}.",
-            f"Can you return {item} from my {p['date']} order, {p['number']}? Say {why} "
-            f"as the reason, and I'd like {how}.",
+            f"Return {item} from my order {p['number']}. Reason: {why}; refund to {how}.",
+            f"I want to send back {item} I got in order {p['number']}. Start the return with "
+            f"the reason {why} and a refund as {how}.",
+            f"Please request a return for {item} of order {p['number']}, because {why}. "
+            f"Refund it to {how}.",
+            f"Order {p['number']}: return {item}, reason {why}, refund method {how}.",
+            f"Can you return {item} from my order {p['number']}? Say {why} as the reason, and "
+            f"I'd like {how}.",
         ]
 
     def allowance(self, params: Mapping[str, Any]) -> Allowance:
@@ -132,7 +131,6 @@ class ReturnOrderItem(TaskTemplate):
         p = params
         return [
             p["number"],
-            p["date"],
             str(p["quantity"]),
             p["label"],
             p["reason"],
