@@ -444,7 +444,7 @@ THIRD_CANNOT = [
 
 
 #: Written by a hostile reviewer to trip the reading: success reports in idioms ("is in", "on
-#: order", "is yours") that name an obstacle in passing (17 of these 40 were misread)...
+#: order", "is yours") that name an obstacle in passing (17 of the first 40 were misread)...
 ATTACK_DONE = [
     "Order NM-45120-3 is in: BLOOM20 took 20% off, and the order cleared the coupon's $50 minimum.",
     "Your order NM-45120-3 went through with BLOOM20; the subtotal of $64 is above its $50 "
@@ -507,10 +507,55 @@ ATTACK_DONE = [
     "filter once, fine now.",
     "The policy allows returns within 30 days and this order is at day 16, so the return is in: "
     "RMA-11223-4.",
+    "Return RMA-48213-7 is in for 1 × Pawsome Deluxe Harness, reason 'Not as described', refund "
+    "to the original card. The window would have closed on March 4.",
+    "The return is in. The order was eligible until March 4, so it made the cutoff.",
+    "Your return (RMA-12345-6) for the harness is now pending; refund will go to your card.",
+    "Return started: 1 × harness, refund as store credit. You have until March 4 to drop it off "
+    "at UPS.",
+    "I started the return. The item has to be at a UPS location before the window ends on March 4.",
+    "Your return's on its way through: RMA-20931-4, store credit.",
+    "Got it with the coupon: NM-45120-3, $8.60 off. The code was good until May 3.",
+    "Your 2 × mugs are ordered with THANKYOU15 (the subtotal of $64 is over the $50 minimum).",
+    "Checked out with FRESH15 applied, saved $10.20; order NM-11111-1.",
+    "Order NM-45120-3: 1 × lamp, coupon COZY15 gave $15 off, total $41.32 on your Visa.",
+    "Coupon accepted and order confirmed (NM-45120-3). It expires next month, so good timing.",
+    "Got you 1 × Trail Runner in size 10. Size 11 was sold out, but you wanted 10.",
+    "You now have an order for the Ember Ceramic Mug (NM-55555-5), arriving in 3-5 days.",
+    "Order NM-55555-5 is on its way: the jacket in M. (L was missing from the size list, fine.)",
+    "The size M hoodie is yours: order NM-55555-5.",
+    "Order NM-93932-6 is now cancelled; the refund goes back to your Visa.",
+    "Cancellation went through for NM-93932-6 before it shipped.",
+    "Order NM-93932-6 shows 'Cancelled' now. It hadn't left the warehouse.",
+    "You're down for a passport appointment on March 3 at 10:00 at Northside. The 9:00 slot was "
+    "taken.",
+    "Your appointment is at 3:00 PM on March 18 at Eastgate, confirmation APT-2231.",
+    "Appointment confirmed for March 3, 10:30 AM (earlier times that day were booked).",
+    "Got you a slot: March 3 at 11:00. Confirmation number FRM-44120.",
+    "Claim CLM-20931 is in for the Tucson; the policy was in force on February 5.",
+    "Your claim for the 2015 Tucson is lodged: CLM-20931. The policy ends in June, so it was "
+    "covered.",
+    "Your application for Accountant (REQ-6394) is in, with chang-cv.pdf; the posting closes "
+    "April 30.",
+    "Applied with your CV. Applications close on April 30, so you made it.",
+    "The Pantry & Co. receipt is now in Brent's inbox.",
+    "Your answer to Ann's latest e-mail is out: I told her Thursday works.",
+    "Replied to Ann's latest message. Her earlier one about the invoice is still unanswered, as "
+    "you wanted.",
+    "It's on your calendar: Thursday 2-3 PM with Ann. That hour was free.",
+    "Your 2 PM Thursday meeting with Ann is in the calendar; the 3 PM stand-up follows right "
+    "after, no overlap.",
+    "Meeting set for Thursday 2 PM. Your lunch ends at 1:30, so it doesn't clash.",
+    "The help centre says returns are accepted within 30 days, and this one is at day 16, so I "
+    "requested it: RMA-11223-4.",
+    "Your return is in! (It was close: the window would have closed in two days.)",
+    "Your order is on its way. The first code I typed was invalid, the second worked.",
+    "All good — NM-12345-6 is yours, and the old cart item was missing so I removed nothing.",
+    "It's in your calendar. The other slot was taken.",
 ]
 
-#: ... and refusals in other words ("too old", "stopped taking applications"; 18 of these 36
-#: were misread).
+#: ... and refusals in other words ("too old", "stopped taking applications"; 18 of the first
+#: 36, then 17 of the next 47, were misread).
 ATTACK_CANNOT = [
     "You already have “Weekly team sync” then, so I left your calendar alone.",
     "You're busy then: “Weekly team sync”.",
@@ -551,6 +596,54 @@ ATTACK_CANNOT = [
     "The help centre says returns are only accepted within 30 days, and this order is older than "
     "that.",
     "That order is too old to return under the help centre's policy.",
+    "That order is too old to return: it was placed 38 days ago and the window is 30 days.",
+    "The order is 42 days old, beyond the 30-day return window.",
+    "It's been more than 30 days since the order, so the shop won't take it back.",
+    "The order page has no 'Return items' button any more: the 30 days are up.",
+    "The return deadline for NM-34041-2 was February 23, so it can't go back now.",
+    "Returns for that order are no longer possible.",
+    "The shop says the return window for this order closed on February 23.",
+    "Return not possible — 30-day window expired on Feb 23.",
+    "The 30 days for returning it ran out on February 23.",
+    "The coupon code BLOOM20 needs a subtotal of at least $75.00.",
+    "The shop says: 'The coupon code BLOOM20 needs a subtotal of at least $75.00.' Your order is "
+    "$41.",
+    "BLOOM20 only kicks in at $75 and the order is $41, so I left it.",
+    "The coupon is out of date.",
+    "BLOOM20 is past its expiry date.",
+    "The coupon won't work: the order is $34 short of what it needs.",
+    "The code doesn't apply to an order this small.",
+    "The shop turned the coupon down (it ran out on Feb 20), so I stopped before paying.",
+    "Without the discount it wasn't worth it, and the code is dead. Stopped at the review page.",
+    "The jacket only comes in S, M and L.",
+    "There's no XXL for that jacket.",
+    "I searched for 'Aurora Desk Lamp' and got zero results.",
+    "The search came up empty for that name.",
+    "Northwind Market has nothing called that.",
+    "NM-93932-6 shipped on February 27 (tracking 1Z9...), so cancelling isn't an option now.",
+    "The order is already with UPS; the cancel button is gone.",
+    "Too late to cancel: it shipped.",
+    "All the slots on March 3 are gone.",
+    "March 3 has nothing free at Northside.",
+    "Every appointment on March 3 is spoken for.",
+    "The 3:00 PM time on March 18 is already reserved.",
+    "Someone already has 3 PM on March 18.",
+    "The accident happened after the policy's end date (January 31).",
+    "Coverage ran out on January 31, before the accident on February 5.",
+    "The Tucson's policy ended in January; the accident was in February.",
+    "The posting stopped taking applications on February 1.",
+    "REQ-6394 isn't taking applications any more.",
+    "That job is no longer listed as open; it says 'Closed'.",
+    "You've never received an e-mail from Ann Lee.",
+    "Ann Lee hasn't written to you.",
+    "There's nothing from Ann Lee in your mailbox.",
+    "There's nothing from Pantry & Co. about that order.",
+    "I found no receipt from Pantry & Co.",
+    "Your mailbox holds zero messages from Ann Lee.",
+    "You already have Team sync at 3 PM on Thursday.",
+    "You're busy then: 'Design review' runs from 2 to 3.",
+    "Thursday 2 PM is occupied by 'Design review'.",
+    "The help centre says returns are only accepted within 30 days, and this one is at day 41.",
 ]
 
 
