@@ -647,12 +647,159 @@ ATTACK_CANNOT = [
 ]
 
 
-@pytest.mark.parametrize("text", DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE)
+#: A fourth pair, written blind after the reading had learnt from all the tables above (it
+#: misread 5 of these 80, all refusals)...
+FOURTH_DONE = [
+    "Done! I've added the Blue Linen Shirt (size M) to your cart and completed checkout. Your "
+    "order number is #10482.",
+    "I have successfully cancelled order #5521. You should receive a confirmation email shortly.",
+    "The return for order #3390 has been submitted. A prepaid shipping label was sent to your "
+    "email.",
+    "Task completed. The coupon SPRING10 was applied and the order was placed for $45.90.",
+    "I've updated your shipping address to 42 Elm Street, Springfield, IL 62704. The change has "
+    "been saved to your account.",
+    "Your phone number has been changed to (555) 123-4567.",
+    "**Order placed successfully**\n\n- Item: Wireless Mouse (Black)\n- Quantity: 2\n- Total: "
+    "$39.98\n- Order #: 88213\n\nLet me know if you need anything else!",
+    "I couldn't find the red version at first because the colour filter wasn't working, but I "
+    "located it by searching directly and it's now in your cart and ordered (order #7719).",
+    "The coupon WELCOME5 had expired, but the order went through without it as you asked - the "
+    "Ceramic Mug set is ordered, total $24.00.",
+    "I replied to Sarah's email confirming the meeting on Thursday at 2pm.",
+    "I've forwarded the invoice email from Acme Billing to accounting@company.com.",
+    "Done. The email from John Park has been archived and labelled 'Projects'.",
+    "I composed and sent a new email to mike@example.com with the subject 'Quarterly Report' and "
+    "the attached summary in the body.",
+    "Added Laura Chen (laura.chen@example.com) to your contacts.",
+    "All 5 newsletters from Daily Digest have been moved to the archive.",
+    "Your job application for the Junior Data Analyst position has been submitted. Confirmation "
+    "ID: APP-20931.",
+    "I booked an appointment at the downtown office for Tuesday at 10:30 AM. The 10:00 slot was "
+    "already taken, so I chose the next available time as you allowed.",
+    "The insurance claim for the car damage on March 3rd was filed successfully. Claim reference: "
+    "CLM-7742.",
+    "Expense report submitted: $128.50 for the client dinner on 14 May, with the receipt attached.",
+    "I've scheduled 'Team Sync' on Friday from 3:00 to 3:30 PM and invited Alex and Priya.",
+    "The dentist appointment has been rescheduled from Monday to Wednesday at 9 AM.",
+    "I declined the invitation to 'Budget Review' and added a note that you are out of office "
+    "that day.",
+    "I accepted the invitation for the product launch on June 12.",
+    "Booked the free slot at 1 PM on Thursday for the 1:1 with your manager. Note: there was a "
+    "conflict at 11 AM so I didn't use that one.",
+    "I opened a support ticket about the missing package. Ticket #HC-4410 is now open and you'll "
+    "get a reply within 24 hours.",
+    "According to the help-centre article 'Returns and Refunds', you have 30 days to return an "
+    "item. I've also submitted the return request for your shoes as you asked.",
+    "Steps taken:\n1. Logged in to Northwind Market\n2. Found order #6012\n3. Clicked 'Cancel "
+    "order'\n4. Confirmed the cancellation\n\nThe order is now marked as Cancelled.",
+    "The size L was out of stock, so per your instructions I ordered size XL instead. Order #9003 "
+    "is confirmed.",
+    "ok, done. order placed.",
+    "Cancelled.",
+    "The meeting has been moved to 4pm.",
+    "Your expense report was approved for submission and is now pending manager review.",
+    "I've applied the coupon FREESHIP. It initially said the minimum wasn't reached, so I added "
+    "the second item you mentioned and then it worked. Final total: $52.10, order #4471.",
+    "I was unable to attach the PDF because the upload button was broken, but I pasted the text "
+    "of the cover letter into the form and the application was submitted successfully (ref "
+    "JA-5531).",
+    "The item has been added to your wishlist and the order for the other two items was placed.",
+    "Here's a summary of what I did: I found the email from HR about benefits, replied with your "
+    "enrollment choices, and labelled the thread 'HR'. Everything is done.",
+    "Successfully updated the default address and placed the order for the yoga mat (green). "
+    "It'll ship to the new address.",
+    "The support ticket #2231 has been closed as resolved, as you requested.",
+    "I've created the event 'Mom's Birthday Dinner' on Saturday at 7 PM in your calendar, with a "
+    "reminder 1 hour before.",
+    "Your appointment is confirmed for Friday, 2:00 PM, at the North Branch office. There were no "
+    "slots on Thursday, but you said Friday was fine too.",
+]
+
+#: ...
+FOURTH_CANNOT = [
+    "I'm sorry, but Northwind Market doesn't sell the Nike Air Max 90. I searched the catalog and "
+    "there's no such product, so I couldn't place the order.",
+    "Unfortunately, the Classic Crew T-shirt is not available in size XXL — only S to XL are "
+    "offered. I haven't placed an order.",
+    "The Canvas Tote only comes in beige and black; there's no red option. No changes were made.",
+    "I tried to apply the coupon SUMMER20, but it has expired. Since you asked me to only order "
+    "with the discount, I did not complete the purchase.",
+    "The coupon BIGSAVE requires a minimum order of $100 and your cart total is $62.40, so it "
+    "can't be applied. I stopped before checkout.",
+    "I was unable to cancel order #4410 because it has already been shipped. You may want to "
+    "request a return once it arrives.",
+    "Order #2287 was delivered on May 3, so it can no longer be cancelled.",
+    "I'm afraid the return window for order #1120 closed 45 days ago (the policy allows 30 days), "
+    "so a return cannot be initiated.",
+    "The Marketing Coordinator job posting is closed and no longer accepting applications. I "
+    "couldn't submit your application.",
+    "Tuesday is fully booked at the downtown office — there are no available appointment slots "
+    "that day. I did not book anything.",
+    "The 3:00 PM slot on Friday is already taken. Since you only wanted that time, I didn't make "
+    "a booking.",
+    "I can't schedule the meeting at 10 AM on Wednesday because you already have 'Client Call' in "
+    "your calendar at that time. Nothing was scheduled.",
+    "Your insurance policy was not active on the date of the accident (policy started April 1, "
+    "accident was March 28), so the claim cannot be filed.",
+    "I searched your inbox but there is no email from David Kim, so there is nothing to reply to "
+    "or forward.",
+    "I couldn't find a receipt for order #7781 in your account or email, so I couldn't submit the "
+    "expense report.",
+    "According to the help-centre policy, gift cards cannot be refunded. I wasn't able to request "
+    "a refund for your gift card.",
+    "Task not possible: the product is discontinued.",
+    "Sorry, I couldn't complete this. The item isn't sold on this site.",
+    "**Unable to complete the request**\n\nReason: The Merino Wool Sweater is not offered in "
+    "green. Available colours: navy, grey, cream.\n\nNo order was placed.",
+    "Steps taken:\n1. Searched for order #3302\n2. Opened the order details\n3. Found status: "
+    "Shipped\n\nResult: Cancellation is not available for shipped orders. The order remains "
+    "active.",
+    "I wasn't able to book the appointment. All slots on Monday are taken.",
+    "The requested return could not be processed because the item was purchased more than 60 days "
+    "ago.",
+    "Unfortunately this can't be done — the job listing for Senior Developer has been closed.",
+    "No e-mail from Linda in the inbox, archive or spam. I left everything as is.",
+    "The invitation can't be accepted because it conflicts with your existing 'Dentist' "
+    "appointment at the same time. I haven't changed your calendar.",
+    "I looked into this but the coupon code NEWUSER10 is only valid for first orders, and you've "
+    "ordered before. Checkout was not completed.",
+    "It's not possible to change the shipping address on order #5590 since it has already shipped.",
+    "cannot do this. size 13 not available.",
+    "I regret to inform you that the claim could not be submitted: your policy had lapsed at the "
+    "time of the incident.",
+    "The help centre states that support tickets cannot be reopened after 14 days. Ticket "
+    "#HC-1002 was closed 20 days ago, so I could not reopen it.",
+    "There is no free slot on Thursday afternoon — your calendar is fully booked from 12 to 6 PM. "
+    "I did not create the event.",
+    "I checked, and the Bluetooth speaker is out of stock in all colours with no restock date. I "
+    "couldn't order it.",
+    "Your request could not be fulfilled. The order was already delivered and the platform "
+    "doesn't allow cancellations after delivery.",
+    "Hmm, I wasn't able to find any product called 'SmartBrew 3000' on Northwind Market. It looks "
+    "like they don't carry it, so I stopped there.",
+    "After reviewing the expense report form, I found that expenses older than 90 days cannot be "
+    "submitted, and this one is from January. Nothing was submitted.",
+    "The event 'Quarterly Planning' can't be rescheduled to Friday at 9 AM because Priya and Alex "
+    "both have conflicts then, and you asked for a time when all attendees are free. I left the "
+    "event unchanged.",
+    "I'm sorry, I can't complete this task. The return window for that order has closed.",
+    "Unfortunately the 11:00 AM appointment on Wednesday is no longer available, and you didn't "
+    "want any other time. No booking was made.",
+    "The contact 'Jessica Ng' doesn't exist in your address book and there are no emails from "
+    "her, so I can't forward her message.",
+    "Per the help-centre article 'Account Security', phone numbers can only be changed by "
+    "contacting support by phone, so I was unable to update it online.",
+]
+
+
+@pytest.mark.parametrize("text", DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE + FOURTH_DONE)
 def test_a_report_of_the_task_done_does_not_say_it_cannot_be(text: str) -> None:
     assert not says_infeasible(text)
 
 
-@pytest.mark.parametrize("text", CANNOT + MORE_CANNOT + THIRD_CANNOT + ATTACK_CANNOT)
+@pytest.mark.parametrize(
+    "text", CANNOT + MORE_CANNOT + THIRD_CANNOT + ATTACK_CANNOT + FOURTH_CANNOT
+)
 def test_a_report_that_the_task_cannot_be_done_says_so(text: str) -> None:
     assert says_infeasible(text)
 

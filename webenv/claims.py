@@ -131,15 +131,16 @@ _DONE = re.compile(
     r"rescheduled|changed|moved|accepted|created|deleted|removed|marked(?! (?:as )?[\'\"‘“])|"
     r"reserved|registered|signed up|confirmed|edited|set up|checked out|"
     r"(?:is|was|are|were|been) opened|(?:ticket|case|request|claim)(?: #?[\w-]*\d[\w-]*)? opened|"
-    r"(?:made|opened) (?:a|an|the) (?:booking|appointment|"
-    r"reservation|order|purchase|payment|claim|request|change|ticket|case)|"
+    r"made (?:a|an|the) (?:booking|appointment|reservation|order|purchase|payment|claim|"
+    r"request|change)|opened (?:a|an|the) (?:ticket|case|claim|request)|"
     # idioms: "the order is in", "on order", "it's yours", "you're down for", "in your calendar"
-    r"(?:is|are|[’']s) (?:now )?in(?=\s*(?:[:.,;!)]|$|for\b|with\b))|in for|on order|"
+    r"(?:is|are|[’']s) (?:now )?in(?=\s*(?:[:.,;!)]|$|for\b|with\b))|in for|"
+    r"on order(?!\s*(?:#|[\w-]*\d|number\b|no\.))|"
     r"(?:is|are) yours|(?:you[’']re|you are) down for|got (?:you|it|them)|"
     r"(?:has|have|got) your (?:reply|message|e-?mail|answer|receipt|note|application|claim|"
     r"order|request)|(?:has|have) (?:it|them|the \S+(?: \S+)?) now|"
-    r"(?:is|are) (?:now )?in (?:the|your) (?:calendar|cart|inbox|archive|contacts|trash|"
-    r"address book|account|folder)|in your (?:calendar|cart|inbox|archive|contacts)|"
+    r"(?:is|are|[’']s|[’']re) (?:now )?in (?:the|your) (?:calendar|cart|inbox|archive|contacts|"
+    r"trash|address book|account|folder)|"
     r"(?:appointment|booking|reservation|meeting|event|order|claim|application|return|reply|"
     r"ticket)s? (?:is|are) (?:now )?(?:on|set|for)|took (?:\S+ ){0,3}off)\b",
     _FLAGS,
@@ -162,8 +163,9 @@ _ADJECTIVE = re.compile(r"\b(?:the|a|an|your|my|this|that|these|those)\s+$", _FL
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _UNDONE_AFTER = re.compile(
     r"^\s+(?:by (?:someone|somebody|another|other|a different)|nothing|anything|no|up|"
-    rf"(?:on|in) (?:{_MONTH}|\d{{4}})|(?:on|in) \d|\d+ (?:days?|weeks?|months?) ago|"
-    r"last (?:week|month|year)|(?:for|within) \d+ (?:days?|weeks?))\b",
+    rf"(?:on|in) (?:{_MONTH}|\d{{4}})|(?:on|in) \d|last (?:week|month|year)|"
+    r"(?:(?:more than|over|about|nearly|almost|some) )?\d+ (?:days?|weeks?|months?|years?) ago|"
+    r"(?:for|within) \d+ (?:days?|weeks?)|before\s*$|previously|in the past)\b",
     _FLAGS,
 )
 
