@@ -10,7 +10,8 @@ window has closed") as nothing.
 
 The reading is by clause: a message says the task cannot be done when some clause states an
 obstacle that no negation in that clause denies, and no clause claims a part of the task done
-(a claim that a negation, a passive "can't be …" or "by someone else" undoes is no claim).
+(a claim that a negation, a hypothetical "can't be …", another person "by someone else", a past
+date "placed on February 18" or a determiner "the requested size" undoes is no claim).
 ``tests/test_claims.py`` holds the table of phrasings both ways. ``report_infeasible`` is the
 unambiguous action; a message is read only as far as plain English goes.
 """
@@ -56,7 +57,7 @@ _DENIED = re.compile(
     r"listed|found|there|returnable|cancell?able|refundable|bookable|free|on sale|carried)|"
     r"(?:does|do|did)(?: not|n[’']t) (?:sell|have|exist|offer|carry|stock|accept|allow|list|"
     r"take|apply|work|qualify|match|show|appear|buy|order|book|place|send|reply|forward|"
-    r"submit|apply|file|cancel|return|make|go through|proceed|complete|do|get|purchase)|"
+    r"submit|file|cancel|return|make|go through|proceed|complete|do|get|purchase)|"
     r"(?:has|have|had)(?: not|n[’']t) (?:got|any)|"
     r"(?:not|\w+n[’']t)(?: \w+){0,4} (?:sells?|offers?|carr(?:y|ies)|stocks?)|"
     r"(?:not|never|\w+n[’']t)(?: \w+)? able to|failed to|"
