@@ -164,6 +164,31 @@ def test_a_workflow_oracle_reaches_the_other_site_through_the_pages(task_env, ru
     assert not [step for step in info["trail"] if step[0].startswith("goto(")], info["trail"]
 
 
+#: Feasible instances done right, then reported as a careful agent reports them, denying an
+#: obstacle (seeds whose instance can be done): a keyword reading took each for a refusal.
+TRUTHFUL_REPORTS = [
+    ("forms.book_at_time", 0, "Booked. The slot was not taken by anyone else."),
+    ("shop.buy_in_size", 1, "Ordered it. It wasn't out of stock after all."),
+    ("calendar.book_if_free", 2, "Booked. There is no conflict with your other meetings."),
+]
+
+
+@pytest.mark.parametrize(("name", "seed", "report"), TRUTHFUL_REPORTS)
+def test_a_task_done_and_reported_truthfully_earns_the_reward(
+    task_env, run_policy, name, seed, report
+):
+    template = templates()[name]
+    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
+
+    def reports(task, observation):
+        assert template.is_feasible(task.params), f"seed {seed} of {name} cannot be done"
+        yield from moves(template, task, observation)
+        yield f"send_msg_to_user({json.dumps(report)})"
+
+    reward, info = run_policy(task_env(name), seed, reports)
+    assert reward == 1.0, info["check"]
+
+
 @pytest.mark.parametrize(
     ("name", "ending"),
     [
