@@ -136,18 +136,44 @@ def _never_wrote(world: World) -> list[str]:
     return silent + made_up
 
 
+class _SentIfFound(TaskTemplate):
+    """A message to send if what it answers or forwards is in the mailbox: where it is, one
+    message goes out as :meth:`expect_sent` checks; where it is not, nothing is sent and the
+    agent reports it."""
+
+    sites = (SITE,)
+    may_change = allow(mail=SENDING)
+    feasible = False
+
+    def allowance(self, params: Mapping[str, Any]) -> Allowance:
+        return super().allowance(params) if self.is_feasible(params) else allow(mail=READING)
+
+    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
+        if not self.is_feasible(params):
+            return _reported_untouched(world, answer)
+        checks = Checks()
+        message = expect_one_sent(checks, world)
+        if message is not None:
+            self.expect_sent(checks, world, message, params)
+        expect_untouched(checks, world, Allowed(new_messages=1))
+        return checks.result()
+
+    def expect_sent(
+        self, checks: Checks, world: World, message: Any, params: Mapping[str, Any]
+    ) -> None:
+        """Expect the one message sent to be the one asked for."""
+        raise NotImplementedError
+
+
 @register
-class ReplyToLatestFrom(TaskTemplate):
+class ReplyToLatestFrom(_SentIfFound):
     """Reply to the latest e-mail from a person named in the goal, who may have written (the
     reply goes out) or may not have (there is nothing to reply to: report it)."""
 
     name = "mail.reply_to_latest_from"
     version = 1
-    sites = (SITE,)
-    may_change = allow(mail=SENDING)
     tags = ("infeasible", "compose", "reply", "search")
     difficulty = "medium"
-    feasible = False
     max_steps = 15
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -188,28 +214,20 @@ class ReplyToLatestFrom(TaskTemplate):
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
         return [params["name"], params["sentence"]]
 
-    def allowance(self, params: Mapping[str, Any]) -> Allowance:
-        return super().allowance(params) if params["feasible"] else allow(mail=READING)
-
-    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        if not params["feasible"]:
-            return _reported_untouched(world, answer)
-        checks = Checks()
-        message = expect_one_sent(checks, world)
-        if message is not None:
-            checks.expect(
-                "a reply to the latest e-mail",
-                message["in_reply_to"] == params["message_id"],
-                f"in reply to message {message['in_reply_to']}",
-            )
-            expect_addressed(checks, message, params["email"])
-            checks.expect(
-                "says the sentence",
-                contains_text(message["body"], params["sentence"]),
-                message["body"][:200],
-            )
-        expect_untouched(checks, world, Allowed(new_messages=1))
-        return checks.result()
+    def expect_sent(
+        self, checks: Checks, world: World, message: Any, params: Mapping[str, Any]
+    ) -> None:
+        checks.expect(
+            "a reply to the latest e-mail",
+            message["in_reply_to"] == params["message_id"],
+            f"in reply to message {message['in_reply_to']}",
+        )
+        expect_addressed(checks, message, params["email"])
+        checks.expect(
+            "says the sentence",
+            contains_text(message["body"], params["sentence"]),
+            message["body"][:200],
+        )
 
     def near_misses(self) -> dict[str, NearMiss]:
         other_sentence = self.altered(
@@ -264,17 +282,14 @@ def _one_off(rng: random.Random, code: str) -> str:
 
 
 @register
-class ForwardReceipt(TaskTemplate):
+class ForwardReceipt(_SentIfFound):
     """Forward a vendor's receipt for an order, named by its number, to a contact: the receipt
     may be in the mailbox (it is forwarded) or not (no such order: report it)."""
 
     name = "mail.forward_receipt"
     version = 1
-    sites = (SITE,)
-    may_change = allow(mail=SENDING)
     tags = ("infeasible", "compose", "forward", "attachment", "contacts", "search")
     difficulty = "medium"
-    feasible = False
     max_steps = 20
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
@@ -353,32 +368,22 @@ class ForwardReceipt(TaskTemplate):
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
         return [params["vendor"], params["order"], params["name"]]
 
-    def allowance(self, params: Mapping[str, Any]) -> Allowance:
-        return super().allowance(params) if params["feasible"] else allow(mail=READING)
-
-    def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        if not params["feasible"]:
-            return _reported_untouched(world, answer)
-        checks = Checks()
-        message = expect_one_sent(checks, world)
-        if message is not None:
-            expect_addressed(checks, message, params["email"])
-            files = [
-                row["filename"]
-                for row in world.query(
-                    SITE, "SELECT filename FROM attachments WHERE message_id = ?", (message["id"],)
-                )
-            ]
-            checks.expect(
-                "the receipt is attached", files == [params["filename"]], f"files {files}"
+    def expect_sent(
+        self, checks: Checks, world: World, message: Any, params: Mapping[str, Any]
+    ) -> None:
+        expect_addressed(checks, message, params["email"])
+        files = [
+            row["filename"]
+            for row in world.query(
+                SITE, "SELECT filename FROM attachments WHERE message_id = ?", (message["id"],)
             )
-            checks.expect(
-                "forwarded from its conversation",
-                message["thread_id"] == params["thread_id"],
-                f"thread {message['thread_id']}",
-            )
-        expect_untouched(checks, world, Allowed(new_messages=1))
-        return checks.result()
+        ]
+        checks.expect("the receipt is attached", files == [params["filename"]], f"files {files}")
+        checks.expect(
+            "forwarded from its conversation",
+            message["thread_id"] == params["thread_id"],
+            f"thread {message['thread_id']}",
+        )
 
     def near_misses(self) -> dict[str, NearMiss]:
         to_someone_else = self.altered(lambda p: {**p, **p["decoy_person"]})

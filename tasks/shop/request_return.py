@@ -40,6 +40,32 @@ from ._shop import (
 REFUNDS = {"original": "original payment method", "store_credit": "store credit"}
 
 
+def delivered_orders(world: World, inside: bool) -> list[dict[str, Any]]:
+    """The persona's delivered orders placed within the return window (``inside``) or before
+    it opened."""
+    opened = (world.now - timedelta(days=RETURN_WINDOW_DAYS)).isoformat()
+    return [
+        dict(o)
+        for o in persona_orders(world)
+        if o["status"] == "delivered" and (o["created_at"] >= opened) == inside
+    ]
+
+
+def return_params(world: World, rng: random.Random, order: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters of :class:`RequestReturn` for a line of ``order``: how many of it, why, and
+    the refund."""
+    line = rng.choice(order_lines(world, order["id"]))
+    return {
+        "number": order["number"],
+        "order_id": order["id"],
+        "item_id": line["id"],
+        "label": line_label(line["name"], line["size"], line["color"]),
+        "quantity": rng.randint(1, line["quantity"]),
+        "reason": rng.choice(REASONS),
+        "refund": rng.choice(sorted(REFUNDS)),
+    }
+
+
 @register
 class RequestReturn(TaskTemplate):
     name = "shop.request_return"
@@ -52,23 +78,7 @@ class RequestReturn(TaskTemplate):
     max_steps = 20
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        opened = (world.now - timedelta(days=RETURN_WINDOW_DAYS)).isoformat()
-        orders = [
-            o
-            for o in persona_orders(world)
-            if o["status"] == "delivered" and o["created_at"] >= opened
-        ]
-        order = rng.choice(orders)
-        line = rng.choice(order_lines(world, order["id"]))
-        return {
-            "number": order["number"],
-            "order_id": order["id"],
-            "item_id": line["id"],
-            "label": line_label(line["name"], line["size"], line["color"]),
-            "quantity": rng.randint(1, line["quantity"]),
-            "reason": rng.choice(REASONS),
-            "refund": rng.choice(sorted(REFUNDS)),
-        }
+        return return_params(world, rng, rng.choice(delivered_orders(world, inside=True)))
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
         p = params

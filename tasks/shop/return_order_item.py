@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from datetime import timedelta
 from typing import Any
 
 from webenv.sites.shop.returns_model import REASONS, RETURN_WINDOW_DAYS
@@ -32,38 +31,16 @@ from webenv.world import World
 
 from ._shop import (
     expect_unchanged,
-    line_label,
     open_order,
-    order_lines,
-    persona_orders,
     redate_order,
 )
-from .request_return import REFUNDS, RequestReturn, return_items
-
-
-def _delivered(world: World, inside: bool) -> list[dict[str, Any]]:
-    """The persona's delivered orders placed within the return window (``inside``) or before
-    it opened."""
-    opened = (world.now - timedelta(days=RETURN_WINDOW_DAYS)).isoformat()
-    return [
-        dict(o)
-        for o in persona_orders(world)
-        if o["status"] == "delivered" and (o["created_at"] >= opened) == inside
-    ]
-
-
-def _return(world: World, rng: random.Random, order: Mapping[str, Any]) -> dict[str, Any]:
-    """Parameters of :class:`RequestReturn` for a line of ``order``."""
-    line = rng.choice(order_lines(world, order["id"]))
-    return {
-        "number": order["number"],
-        "order_id": order["id"],
-        "item_id": line["id"],
-        "label": line_label(line["name"], line["size"], line["color"]),
-        "quantity": rng.randint(1, line["quantity"]),
-        "reason": rng.choice(REASONS),
-        "refund": rng.choice(sorted(REFUNDS)),
-    }
+from .request_return import (
+    REFUNDS,
+    RequestReturn,
+    delivered_orders,
+    return_items,
+    return_params,
+)
 
 
 @register
@@ -87,15 +64,15 @@ class ReturnOrderItem(TaskTemplate):
         # Placed 10 to 29 days ago (within the window) or 31 to 50 (past it): orders of both
         # kinds lie as close to the window's end.
         days = RETURN_WINDOW_DAYS + (-1 if feasible else 1) * rng.uniform(1, 20)
-        order = redate_order(world, rng.choice(_delivered(world, inside=feasible)), days)
-        asked = _return(world, rng, order)
-        recent = _delivered(world, inside=True)
+        order = redate_order(world, rng.choice(delivered_orders(world, inside=feasible)), days)
+        asked = return_params(world, rng, order)
+        recent = delivered_orders(world, inside=True)
         others = [o for o in recent if o["id"] != order["id"]] or recent
         return {
             **asked,
             # A return of an order still in its window (another than the asked one, when
             # there is one), for a near-miss.
-            "returnable": _return(world, rng, rng.choice(others)),
+            "returnable": return_params(world, rng, rng.choice(others)),
             "feasible": feasible,
         }
 
