@@ -224,3 +224,21 @@ def test_an_agent_searching_info_for_answers_scores_nothing(tmp_path, browser):
     assert summary["successes"] == 0, [r.task for r in results if r.success]
     # The results, for people, keep the check's breakdown.
     assert all(r.check["conditions"] for r in results)
+
+
+def test_the_seed_is_no_clock():
+    # A trainer may log the seed or hand it to its policy (it is in `info`): were the world's
+    # "now" the seed's number of days on from a fixed day, a goal's date minus that would tell
+    # how old a thing is, and so whether a window has closed, without opening a page.
+    from statistics import correlation
+
+    from webenv.world import BASE_NOW, world_now
+
+    seeds = range(365)
+    days = [(world_now(seed) - BASE_NOW).days for seed in seeds]
+    assert all(0 <= day < 365 for day in days)
+    assert len(set(days)) >= 200  # a day of the year each, drawn at random: about 231 distinct
+    assert abs(correlation(list(seeds), days)) < 0.15
+    next_day = sum(later - earlier == 1 for earlier, later in zip(days, days[1:]))
+    assert next_day < 10, f"{next_day} of 364 consecutive seeds are consecutive days"
+    assert [world_now(seed) for seed in seeds] == [world_now(seed) for seed in seeds]

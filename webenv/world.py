@@ -36,7 +36,7 @@ from .errors import WorldError
 from .site import BUILTIN_SITES, get_site, mailbox
 from .site import sites as registered_sites
 
-#: The first world's "now"; each seed moves it on by a day, within a year.
+#: The earliest "now" of a world; each seed's is a day within the year from it.
 BASE_NOW = datetime(2026, 3, 2, 9, 30)
 
 _MEMORY_CACHE_SIZE = 32
@@ -53,8 +53,12 @@ def site_module(site: str) -> ModuleType:
 
 
 def world_now(seed: int) -> datetime:
-    """The fixed "now" of the world of ``seed``."""
-    return BASE_NOW + timedelta(days=seed % 365)
+    """The fixed "now" of the world of ``seed``: a day of the year from :data:`BASE_NOW` drawn
+    from a hash of the seed, so that the seed (which a trainer may log or hand to its policy)
+    gives no arithmetic on dates: a goal's date minus the day a seed's number implies says
+    nothing about how old a thing is."""
+    digest = hashlib.sha256(f"webenv now {seed}".encode()).digest()
+    return BASE_NOW + timedelta(days=int.from_bytes(digest[:8], "big") % 365)
 
 
 @cache
@@ -63,6 +67,7 @@ def _fingerprint() -> str:
     built-in sites' (``webenv.sites``) and every plugin site's (:meth:`Site.source_root`)."""
     digest = hashlib.sha256(metadata.version("faker").encode())
     _hash_sources(digest, Path(importlib.import_module("webenv.sites").__file__ or "").parent)
+    _hash_sources(digest, Path(__file__))  # the worlds' "now" (world_now) and their assembly
     for site in registered_sites().values():
         if site not in BUILTIN_SITES:
             digest.update(f"\0site {site.name} {site.module}\0".encode())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from webenv.sites.mail.people import make_cast
 from webenv.world import world_now
 
 SEED = 1
+#: The Monday of the week of the world's "now", where the calendar opens.
+THIS_MONDAY = (world_now(SEED) - timedelta(days=world_now(SEED).weekday())).date()
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +113,7 @@ def test_invitations_wait_for_a_reply_and_one_overlaps(db_path: Path) -> None:
 @pytest.mark.parametrize(
     ("path", "status", "text"),
     [
-        ("/week", 200, "Week of Monday, March 2, 2026"),
+        ("/week", 200, f"Week of Monday, {THIS_MONDAY:%B} {THIS_MONDAY.day}, {THIS_MONDAY.year}"),
         ("/week?date=2026-03-12", 200, "Week of Monday, March 9, 2026"),
         ("/day?date=2026-03-04", 200, "Wednesday, March 4, 2026"),
         ("/month?month=2026-04", 200, "April 2026"),
