@@ -49,6 +49,12 @@ DONE = [
     "I took care of it: the label is applied to the thread.",
     "Paid and checked out. The discount code was valid.",
     "Your slot is booked for March 18 at 3:00 PM.",
+    "Ordered the M; only S, M and L are listed.",
+    "Not only S and M are listed: XL is in stock too, so I bought the XL.",
+    "Claim filed. The incident date must be within the policy period, and March 3 is.",
+    "Your return is requested; it can only be dropped off at a post office.",
+    "Cancelled it before it left the warehouse.",
+    "Only the 10 AM slot was free, so I booked it.",
 ]
 
 #: Truthful reports that the task cannot be done.
@@ -91,6 +97,14 @@ CANNOT = [
     "It's impossible: the order was delivered more than 30 days ago.",
     "The code is invalid for this order.",
     "I'm afraid the opening was filled already, and applications are closed.",
+    "The claim form says: Incident date must be while the policy was active.",
+    "Only S, M and L are listed for that jacket.",
+    "The jacket is offered in S, M and L only.",
+    "The incident happened after the policy ended.",
+    "The order has already left the warehouse.",
+    "It shipped yesterday, so it can only be returned now.",
+    "Your order total of $40 is below the coupon's $75 minimum.",
+    "Nothing is open at that time.",
 ]
 
 

@@ -68,7 +68,8 @@ _DENIED = re.compile(
     rf"(?:has|have|had) no(?! {_HARMLESS}\b)|"
     r"(?:not|\w+n[’']t) an option|never (?:received|got|had|sent|written|e-?mailed)|"
     r"(?:has|have)(?: not|n[’']t) (?:written|sent|e-?mailed|replied|received)|"
-    r"nothing (?:free|available|open|left|from|called|named|by that name|matching|like)|"
+    r"nothing(?: (?:is|was|[’']s))? (?:free|available|open|left|from|called|named|"
+    r"by that name|matching|like)|"
     r"zero (?:\w+ )?(?:results?|matches|messages|e-?mails|products|orders|slots|items)|no results|"
     r"won[’']t|will not|would(?: not|n[’']t)(?! have)|"
     r"(?:not|\w+n[’']t) (?:taking|accepting)|"
@@ -101,7 +102,12 @@ _OBSTACLE = re.compile(
     r"conflicts?|clash(?:es)?|overlaps?|double[- ]booked|refused|rejected|denied|"
     r"ineligible|invalid|past the|outside the|only (?:applies|works|valid|for)|"
     r"(?:needs|requires|need|require) a (?:subtotal|minimum|total)|"
-    r"(?:below|under|short of) (?:the|its|a) (?:\w+ )?minimum|"
+    r"(?:below|under|short of) (?:the|its|a) (?:\S+ ){0,2}minimum|"
+    # "must be while …": "while" ends the clause
+    r"must be(?: (?:within|during|before|after|on or before|no (?:later|earlier) than)|\s*$)|"
+    r"(?:can|could) only be|already (?:left|in transit|out for delivery)|left the warehouse|"
+    r"(?:policy|coverage|window|period|offer|sale|posting|promotion)(?:\s+\w+){0,2}\s+"
+    r"(?:had\s+)?ended|"
     r"ended (?:on|in|at|before|last|yesterday|\d)|has ended|(?:is|are|was|were) over|"
     r"does ?n[’']t exist|non-?existent|(?:is|are) missing|"
     r"by someone else|by (?:another|other)|"
@@ -115,7 +121,6 @@ _OBSTACLE = re.compile(
     r"r[au]n out|kicks? in|short of|turned (?:\S+ ){0,3}down|(?:is|was) dead|"
     r"came up (?:empty|nothing)|turned up nothing|spoken for|occupied|"
     r"after (?:the|its) (?:\S+ )?(?:end|expiry|expiration|cut-?off) date|"
-    r"\bonly\b[^.;:!?]{0,50}\b(?:are|is) (?:listed|offered|available|sold|in stock)|"
     r"(?:you|she|he|they|it) already (?:have|has)|"
     r"(?:days|time|window|period)\b[^.;:!?]{0,60}?\b(?:is|are) up"
     r")\b",
@@ -171,6 +176,16 @@ _UNDONE_AFTER = re.compile(
 )
 
 
+#: Obstacles that name a list ("Only S, M and L are listed"), read over a whole sentence:
+#: the list's commas and "and" would split them into clauses.
+_SENTENCE_BREAK = re.compile(r"[.;:!?()\[\]\n]")
+_ONLY_LISTED = re.compile(
+    r"\bonly\b[^.;:!?]{0,50}\b(?:are|is) (?:listed|offered|available|sold|in stock)\b|"
+    r"\b(?:offered|available|sold|made|comes?|listed|stocked) in\b[^.;:!?]{0,50}\bonly\b",
+    _FLAGS,
+)
+
+
 def _clauses(text: str) -> list[str]:
     return [part.strip() for part in _CLAUSE_BREAK.split(text) if part and part.strip()]
 
@@ -191,6 +206,11 @@ def _obstacle(clause: str) -> bool:
     if _DENIED.search(clause):
         return True
     return any(not _denied(clause, m.start()) for m in _OBSTACLE.finditer(clause))
+
+
+def _lists_only(sentence: str) -> bool:
+    match = _ONLY_LISTED.search(sentence)
+    return match is not None and not _denied(sentence, match.start())
 
 
 def _claims_done(clause: str) -> bool:
@@ -216,4 +236,7 @@ def says_infeasible(text: str) -> bool:
     if len(text) > MAX_LENGTH:
         return False
     clauses = _clauses(text)
-    return any(_obstacle(c) for c in clauses) and not any(_claims_done(c) for c in clauses)
+    obstacle = any(_lists_only(s) for s in _SENTENCE_BREAK.split(text)) or any(
+        _obstacle(c) for c in clauses
+    )
+    return obstacle and not any(_claims_done(c) for c in clauses)
