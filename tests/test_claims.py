@@ -806,13 +806,236 @@ FOURTH_CANNOT = [
 ]
 
 
-@pytest.mark.parametrize("text", DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE + FOURTH_DONE)
+#: A fifth pair, written blind after all the tables above (it misread 5 of these 100, 3 success
+#: reports and 2 refusals; 3 were mended, the other 2 are in MISREAD below)...
+FIFTH_DONE = [
+    "Done! I ordered the Trailblazer rain jacket in size M, navy. The blue was sold out, "
+    "so I went with navy as you said was fine. Order #NM-20417, total $84.99, arriving "
+    "Thursday.",
+    "Your coupon SPRING15 worked. It hadn't expired (valid through May 31), so I went "
+    "ahead and placed the order: #SH-55120 for the ceramic pour-over set, $42.50 after the "
+    "15% discount.",
+    "Order NM-10482 hadn't shipped yet, so I cancelled it. The $63.20 refund goes back to "
+    "your Visa ending 4417 within 3-5 business days.",
+    "The return for the wool sweater is in. You were on day 22 of the 30-day window, so it "
+    "qualified. Return authorization RA-88231. The label is in your inbox; drop the parcel "
+    "at any UPS store.",
+    "Phone number updated to (415) 555-0192 on your ShopNow account.",
+    "Your new shipping address (1204 Alder St, Apt 3B, Portland OR 97205) is saved as the "
+    "default. There was an old address from 2021 still listed too. I left that one alone "
+    "since you didn't mention it.",
+    "I posted a 4-star review on the bamboo cutting board with the text you gave me. It "
+    "may take up to 24 hours to show publicly because the site moderates reviews.",
+    "Replied to Dana's email about Friday's lunch saying you're in for 12:30. Sent at 10:14 AM.",
+    "Forwarded the Best Buy receipt (order BBY01-8834) to accounting@northwind.io. There "
+    "were two Best Buy receipts in March; I picked the one for the monitor, $219.99, since "
+    "that matches what you described.",
+    "All set:\n- Archived 14 newsletters (Morning Brew, the Substack digests, the "
+    "Patagonia promos)\n- Left the one from your bank alone since it looked like a "
+    "statement, not a newsletter",
+    "Labeled the three threads with Kevin about the Q3 budget as **Finance**. The label "
+    "didn't exist yet, so I created it first.",
+    "Added Priya Raman (priya.raman@helix.co, 617-555-0134) to your contacts.",
+    "The tracking number is 1Z999AA10123456784 (UPS). It's from the shipping confirmation "
+    "Amazon sent on June 3.",
+    "I booked your dentist appointment for Tuesday, May 14 at 10:00 AM. The 9 AM slot was "
+    "taken, so I went with 10 as you said was okay. Confirmation: APT-3391.",
+    "You're all set for Thursday: I got the 2:30 PM slot with Dr. Huang. Confirmation code "
+    "KX7-22Q.",
+    "Your claim is with the insurer now. Claim #CLM-004471 covers the rear bumper damage "
+    "from June 2. Your policy is active through Dec 31, so no issues there. An adjuster "
+    "should reach out within 2 business days.",
+    "Submitted your application for the Senior Data Analyst role at Brightline. The "
+    "posting closes on the 30th, so you made it with a week to spare. Reference "
+    "#BL-APP-6612.",
+    "Expense report filed: $312.40 for the Denver trip (hotel $228, meals $61.40, Lyft "
+    "$23). One receipt was a blurry photo, but the portal accepted it. Report ID "
+    "EXP-2024-0917.",
+    "Change of address submitted on the DMV portal: new address 88 Birch Lane, Evanston IL "
+    "60201, effective June 1. Confirmation COA-55102.",
+    "No conflict at 3 PM Wednesday, so the meeting with Marcus is on your calendar "
+    "(3:00-3:30, Zoom link in the invite).",
+    "Accepted the invitation to the Product Sync on Monday at 11.",
+    "Declined Jordan's 'Quarterly Planning' invite for Friday and added a note that you're "
+    "out of office.",
+    "Moved just the April 18 occurrence of your weekly 1:1 with Sam to 4 PM; the rest of "
+    "the series stays at 2 PM. Sam's calendar showed him free at 4.",
+    "Support ticket #HC-77120 opened about the double charge on your May statement. The "
+    "help centre says replies usually take 1-2 business days.",
+    "According to the help centre's Returns Policy article, opened electronics can be "
+    "returned within 15 days with a 10% restocking fee, while unopened ones get the full "
+    "30 days. Your headphones are unopened, so you'd get a full refund.",
+    "The jacket is on its way to you: size L in olive, $129.00, order #NM-20988, estimated "
+    "delivery Friday.",
+    "You're good to go. SAVE20 knocked $20 off since your subtotal was $104, over the $100 "
+    "minimum. Final total $84.00, order #SH-61873.",
+    "Your refund for order #NM-33019 is on the way. The cancellation went through because "
+    "the order was still 'Processing', not shipped.",
+    "Everything's squared away with the return: the boots were delivered 12 days ago, well "
+    "inside the 30-day window. The drop-off QR code is in your email, and the $149.95 "
+    "refund posts once they're scanned.",
+    "Your new phone number is live on the account. Heads up: the site also offered to turn "
+    "on SMS marketing alerts, and I said no.",
+    "Review's up on the trail runners: 5 stars, with your 'great grip on wet rocks' "
+    "comment. It shows under your display name, Alex M.",
+    "Sent Mia a reply confirming the venue change. Quick note: her email also asked about "
+    "parking, which you hadn't mentioned, so I didn't answer that part.",
+    "Sure thing, the Delta receipt (confirmation HJ4K2P, $412.60) is now in your "
+    "accountant's inbox as of 3:02 PM.",
+    "Inbox tidied up: 9 newsletters are in Archive now. Nothing from actual people got touched.",
+    "You already had Tom Becker saved without a phone number, so rather than creating a "
+    "duplicate I added 312-555-0187 to his existing contact.",
+    "The design team meeting is locked in for Tuesday 10-11 AM in Room 4B. Lena and Raj "
+    "were both free; Omar shows as tentative, but that's his usual.",
+    "The 1:1 on March 7 now sits at 9:30 instead of 9:00. Only that one day changed; the "
+    "recurring series is untouched.",
+    "Your application is in! Brightline's Product Designer posting was still open (it "
+    "closes Aug 15), and they sent an auto-confirmation to your email.",
+    "done. ticket HC-90211, re: login loop on the mobile app. they'll email you.",
+    "I checked the calendar first (Thursday 4 PM was free) and sent Priya the invite for "
+    "'Contract review'. She's already accepted.",
+    "Your expense report is with your manager for approval now: $89.15 for the client "
+    "lunch on 9/12, report #ER-4410. I filed it under 'Client entertainment' since 'Meals' "
+    "required a per-person breakdown you didn't give.",
+    "Updated the address on your insurance profile to 450 Harbor Way, Unit 12, San Diego "
+    "CA 92101. The form also asked for a mailing address; I marked it as the same.",
+    "Appointment's on Friday, June 21 at 3:45 PM. The earliest open slot after your 3 PM "
+    "cutoff was 3:45, which fits what you asked. Confirmation #HLT-8820.",
+    "The coupon didn't apply at first because I'd typed SUMER25 instead of SUMMER25, but "
+    "after re-entering it the 25% came off. Paid $56.25 for the lamp, order #HM-3012.",
+    "I replied to the landlord as you asked. There's also an older unread message from "
+    "them about a water shutoff on Tuesday; you might want to read that one.",
+    "Claim filed for the cracked windshield. Policy AUT-5521 was active on the incident "
+    "date (May 9), so it qualified. Claim number: 2024-CL-11873. Your deductible is $250.",
+    "Added the 'Travel' label to the two emails from Delta and the one from Marriott. The "
+    "United email you mentioned already had the Travel label.",
+    "Accepted the Team Offsite invite for Oct 3. It overlaps with your 9-9:30 dentist "
+    "reminder, but that's just a reminder, not an appointment, so I went ahead.",
+    "Good news: the size 10 in black was down to its last pair, but I grabbed it, so your "
+    "sneakers are paid for and heading your way. Order #SN-77821, $94.99, arrives by "
+    "Wednesday.",
+]
+#: ...
+FIFTH_CANNOT = [
+    "The 30-day return window for NM-10482 ended on April 3.",
+    "The Trailblazer jacket only comes in S, M and L; there's no XL listed. Would you like "
+    "the L instead?",
+    "Coupon SPRING15 expired on March 31, so I didn't place the order. The checkout "
+    'showed: "This promo code is no longer valid."',
+    "SAVE20 needs a $100 subtotal and your cart is at $74.50, so the code won't apply. I "
+    "left the cart as is and didn't check out.",
+    "Order #SH-55120 already shipped on June 4, so it can no longer be cancelled. Once it "
+    "arrives you can start a return instead.",
+    "The 9 AM slot on Tuesday is taken, and you asked for that time only, so I didn't book "
+    "anything.",
+    "Your policy AUT-5521 lapsed on February 28 and the damage happened on March 12, so "
+    "the claim form won't accept it. I haven't submitted anything.",
+    "The Senior Data Analyst opening at Brightline closed on July 15. The page now says "
+    '"This position is no longer accepting applications."',
+    "I couldn't find any email from Dana Whitfield in your inbox, archive, or spam, so "
+    "there's nothing to reply to.",
+    "There's no product called the 'AeroGlide 3000' on the shop; searching for it returns "
+    "zero results.",
+    "No dice, the coupon's dead. FALL10 expired Oct 31.",
+    "That ship has sailed, literally: order NM-20417 went out yesterday, so cancellation "
+    "isn't available anymore.",
+    "**Couldn't complete the return**\n- Order: NM-33019 (wool sweater)\n- Delivered: May "
+    "2\n- Return window: 30 days, closed June 1\n- Today: June 9\n\nThe site greys out the "
+    "Return button for this order. You could contact support to ask for an exception.",
+    "Sorry, Wednesday 3 PM is already taken by your 'Budget review' meeting, so I didn't "
+    "send the invite to Marcus. Want me to try 3:30?",
+    "I'm afraid I can't file that claim: the portal shows your policy as **Lapsed** since "
+    "Jan 15, before the accident date.",
+    'The site error says: "Size 12 is not available for this item." It tops out at 11. '
+    "Nothing was bought.",
+    "The blue isn't sold in that model, only black, grey and red. Let me know if one of "
+    "those works.",
+    "I searched your mail for anything from the Airbnb host and came up empty. They've "
+    "never emailed you, so there's no receipt to forward.",
+    "Unfortunately the dentist has no openings on Friday, June 21; every slot is marked "
+    "Full. I haven't booked another day.",
+    "The Product Designer posting closed on Aug 15. No application was submitted.",
+    "That coupon only works on orders over $150, and your total is $96.40. I stopped "
+    "before paying.",
+    "Nope, the order is already marked Shipped, so the Cancel option is gone.",
+    "I checked the orders page: the boots were delivered on Feb 2, 47 days ago, which is "
+    "past the 30-day return limit. No return was started.",
+    "I wasn't able to book the meeting. The 2 PM Thursday slot is already occupied by "
+    "'Team standup'.",
+    "There's no 'Kevin Lau' anywhere in your mail, so there are no threads to label.",
+    "Expired coupon. Didn't buy.",
+    "The shop doesn't carry a 'Walnut standing desk'. The closest match is the Oak "
+    "standing desk at $389. Want that one instead?",
+    'Forms portal says: "The selected time is unavailable." The 10:30 appointment on May '
+    "14 is gone, so I left it there.",
+    'The insurance portal rejected the claim form with "No active policy on the date of '
+    'loss." Your coverage ended Dec 31.',
+    "The job listing you sent is closed; it now redirects to Brightline's general careers "
+    "page. I didn't apply anywhere else.",
+    "I can't answer that one: there's no shipping email from that store in your inbox, so "
+    "I don't have a tracking number for you.",
+    "Size M in olive is listed as 'Not sold in this colour'; olive only comes in S and L. "
+    "Would the L work for you?",
+    "Unfortunately the return period has lapsed: the policy allows 30 days and your order "
+    "arrived on March 1. The site won't let me open a return.",
+    "Your 1:1 with Sam on Friday can't be moved to 2 PM; that slot is already taken by "
+    "your dentist appointment.",
+    "I checked your calendar and there's no invitation for a 'Quarterly Planning' meeting, "
+    "so there's nothing to accept.",
+    "Checked:\n1. The product page for the Merino crew socks\n2. The size selector\n3. The "
+    "size chart\n\nXS isn't offered at all. I didn't add anything to the cart.",
+    "The WELCOME10 code is for first orders only and this account has past orders, so the "
+    'site rejects it: "Code not applicable to this account." I didn\'t check out.',
+    "Order #NM-40771 has already shipped and is in transit with FedEx, so there's no "
+    "cancelling it at this point. Happy to start a return once it's delivered.",
+    "Afraid that's a no-go: the Warehouse Associate opening closed two weeks ago.",
+    "Hmm, there's no email from your landlord in any folder, so I couldn't reply.",
+    "The Tuesday 10 AM slot with Dr. Huang is booked by someone else. The next free time "
+    "that day is 1:15 PM. Should I take that?",
+    "Nothing to buy: 'Luna Pro earbuds' don't exist on this store. I searched the name, "
+    "the brand, and the electronics category.",
+    "The code BIGSAVE requires at least $200 in the cart. With the lamp alone you're at "
+    "$118, so it won't go through.",
+    "I'm sorry, but I couldn't return the headphones. The 30-day window closed on Sept 9.",
+    "Your Thursday 11 AM is taken (client call with Acme), so the meeting with Lena isn't "
+    "on the calendar. Let me know if a different time works.",
+    "There's no receipt from Best Buy in your mail, only marketing emails from them. "
+    "Nothing forwarded.",
+    "That size isn't made. The Alder boots go from 7 to 12 with no half sizes, so 9.5 "
+    "isn't an option.",
+    "Cancellation not possible. The shop's order page says: \"This order has shipped and "
+    'can no longer be modified."',
+    "The DMV portal only offers appointments Monday to Friday, so Saturday the 8th isn't "
+    "possible. Nothing booked.",
+]
+
+#: Messages of the fifth pair still misread: a summary of an order with no word of doing it,
+#: whose only verb is an obstacle in passing; a refusal that quotes the policy's status
+#: ("Cancelled"), read as a claim of cancelling. ``report_infeasible`` is the way to say it.
+MISREAD = [
+    (
+        "**Order summary**\n- Item: Merino crew socks, 3-pack\n- Size: L (M was out of stock, "
+        "and you said L was fine)\n- Colour: charcoal\n- Price: $27.00 + free shipping\n- "
+        "Order #: NM-40771\n\nExpected delivery: Mon, Oct 7.",
+        False,
+    ),
+    (
+        "I didn't file the claim. Policy status on the portal: Cancelled (non-payment), "
+        "effective April 1. The hail damage was on April 20.",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "text", DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE + FOURTH_DONE + FIFTH_DONE
+)
 def test_a_report_of_the_task_done_does_not_say_it_cannot_be(text: str) -> None:
     assert not says_infeasible(text)
 
 
 @pytest.mark.parametrize(
-    "text", CANNOT + MORE_CANNOT + THIRD_CANNOT + ATTACK_CANNOT + FOURTH_CANNOT
+    "text", CANNOT + MORE_CANNOT + THIRD_CANNOT + ATTACK_CANNOT + FOURTH_CANNOT + FIFTH_CANNOT
 )
 def test_a_report_that_the_task_cannot_be_done_says_so(text: str) -> None:
     assert says_infeasible(text)
@@ -834,3 +1057,9 @@ def test_a_message_that_says_both_is_not_a_refusal(text: str) -> None:
 
 def test_a_message_longer_than_an_answer_may_be_is_no_report() -> None:
     assert not says_infeasible("It cannot be done. " + "a sent " * 3000)
+
+
+@pytest.mark.xfail(strict=True, reason="still misread; see MISREAD")
+@pytest.mark.parametrize(("text", "cannot"), MISREAD)
+def test_the_messages_still_misread(text: str, cannot: bool) -> None:
+    assert says_infeasible(text) is cannot

@@ -54,7 +54,8 @@ _DENIED = re.compile(
     r"no longer|nowhere|"
     r"(?:not|\w+n[’']t)(?: (?:yet|currently|actually|really|even|any ?more|longer))? "
     r"(?:possible|available|offered|sold|in stock|open|accepted|valid|eligible|allowed|"
-    r"listed|found|there|returnable|cancell?able|refundable|bookable|free|on sale|carried)|"
+    r"listed|found|there|returnable|cancell?able|refundable|bookable|free|on sale|carried|"
+    r"applicable)|"
     r"(?:does|do|did)(?: not|n[’']t) (?:sell|have|exist|offer|carry|stock|accept|allow|list|"
     r"take|apply|work|qualify|match|show|appear|buy|order|book|place|send|reply|forward|"
     r"submit|file|cancel|return|make|go through|proceed|complete|do|get|purchase)|"
@@ -99,7 +100,7 @@ _OBSTACLE = re.compile(
     r"(?:is|are|was|were|been) taken|"
     rf"{_PLACES}(?:\s+\w+){{0,3}}\s+(?:is|are|was|were|has been|have been)"
     r"(?:\s+(?:all|already|fully|completely))?\s+(?:booked|reserved|full)|"
-    r"conflicts?|clash(?:es)?|overlaps?|double[- ]booked|refused|rejected|denied|"
+    r"conflicts?|clash(?:es)?|overlaps?|double[- ]booked|refused|rejected|rejects|refuses|denied|"
     r"ineligible|invalid|past the|outside the|only (?:applies|works|valid|for)|"
     r"(?:needs|requires|need|require) a (?:subtotal|minimum|total)|"
     r"(?:below|under|short of) (?:the|its|a) (?:\S+ ){0,2}minimum|"
@@ -145,10 +146,11 @@ _DONE = re.compile(
     r"(?:is|are) yours|(?:you[’']re|you are) down for|got (?:you|it|them)|"
     r"(?:has|have|got) your (?:reply|message|e-?mail|answer|receipt|note|application|claim|"
     r"order|request)|(?:has|have) (?:it|them|the \S+(?: \S+)?) now|"
-    r"(?:is|are|[’']s|[’']re) (?:now )?in (?:the|your) (?:calendar|cart|inbox|archive|contacts|"
+    r"(?:is|are|[’']s|[’']re) (?:now )?in (?:the |your )?(?:calendar|cart|inbox|archive|contacts|"
     r"trash|address book|account|folder)|"
     r"(?:appointment|booking|reservation|meeting|event|order|claim|application|return|reply|"
-    r"ticket)s? (?:is|are) (?:now )?(?:on|set|for)|took (?:\S+ ){0,3}off)\b",
+    r"ticket)s? (?:is|are) (?:now )?(?:on|set|for)|(?:took|came) (?:\S+ ){0,3}off|"
+    r"(?:^|(?<=\bi )|(?<=\bwe ))paid)\b",
     _FLAGS,
 )
 #: What undoes a claim right before it: a hypothetical or a state ("can't be cancelled",
