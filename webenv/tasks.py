@@ -435,11 +435,13 @@ class TaskTemplate:
         rng = random.Random(f"{self.name}-v{self.version}-{seed}")
         try:
             params = self.sample(rng, world)
-        except SamplingError as exc:
+        except (SamplingError, LookupError, ValueError) as exc:
+            # LookupError and ValueError: a draw from an empty or too short list of the world's
+            # things ("Cannot choose from an empty sequence"), as SamplingError says it.
             raise SamplingError(
                 f"{self.name} found no instance in the world of seed {seed}: {exc}. This is a "
                 "bug of the template; other seeds still work."
-            ) from None
+            ) from exc
         goal = rng.choice(self.goals(params))
         site, path = self.start(params)
         return Task(self, seed, params, goal, site, path)

@@ -62,6 +62,27 @@ def test_a_world_without_an_instance_fails_the_reset_naming_template_and_seed():
         world.close()
 
 
+class _NoDecoy(TaskTemplate):
+    """A template that draws a second thing from a list the world leaves empty."""
+
+    name = "tests.no_decoy"
+    sites = ("mail",)
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        return {"decoy": rng.choice([])}
+
+
+@pytest.mark.parametrize("template", [_Impossible(), _NoDecoy()], ids=lambda t: t.name)
+def test_any_draw_that_finds_nothing_fails_the_reset_naming_template_and_seed(template):
+    world = World(("mail",))
+    try:
+        world.restore(4)
+        with pytest.raises(SamplingError, match=rf"{template.name} .* seed 4: .+bug of the"):
+            template.instantiate(4, world)
+    finally:
+        world.close()
+
+
 def test_the_cheapest_in_stock_is_drawn_among_brands_without_a_tie():
     # Seed 57's shop has brands whose two cheapest products in stock cost the same; the
     # template drew them again and again, forever.
