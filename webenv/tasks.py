@@ -312,7 +312,11 @@ class Task:
         """The template's check, that nothing outside what the task may change changed, and,
         for an action task that can be done, that the agent did not end it saying it cannot
         be: a policy that always claims so would otherwise pass every infeasible task for free.
-        (A question's answer is graded by its own check.)"""
+        ``report_infeasible`` says so on any template; a message is read for it
+        (:func:`~webenv.claims.says_infeasible`) only on a template some of whose instances
+        cannot be done, where the same reading passes them. Where every instance can be done,
+        no message could win anything by saying so, and a reading's mistake would only fail
+        correct work. (A question's answer is graded by its own check.)"""
         try:
             result = self.template.check(world, self.params, answer)
         except Exception as error:  # a row it reads is gone (the agent deleted it), say
@@ -327,7 +331,9 @@ class Task:
         conditions = [*result.conditions, nothing_else_changed(world, allowance)]
         feasible = self.template.is_feasible(self.params)
         if feasible and self.template.answer_type is None and answer is not None:
-            claimed = answer.kind == "infeasible" or says_infeasible(answer.text)
+            claimed = answer.kind == "infeasible" or (
+                not self.template.feasible and says_infeasible(answer.text)
+            )
             ended = f"ended with {answer.kind}: {answer.text[:200]!r}"
             conditions.append(Condition("did not say it cannot be done", not claimed, ended))
         return CheckResult(tuple(conditions))

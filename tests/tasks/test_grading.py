@@ -12,6 +12,7 @@ from webenv.suite.mail._mail import click, list_rows, search
 from webenv.suite.shop import _shop as shop
 
 from webenv.axtree import AxTree
+from webenv.claims import says_infeasible
 from webenv.tasks import Oracle, Task, templates
 from webenv.world import World
 
@@ -190,25 +191,43 @@ def test_a_task_done_and_reported_truthfully_earns_the_reward(
 
 
 @pytest.mark.parametrize(
-    ("name", "ending"),
+    ("name", "seed", "ending"),
     [
-        ("shop.change_phone", 'report_infeasible("It cannot be done.")'),
-        ("shop.change_phone", 'send_msg_to_user("Sorry, that is not possible.")'),
-        ("mail.write_to_contact", 'report_infeasible("It cannot be done.")'),
+        ("shop.change_phone", 3, 'report_infeasible("It cannot be done.")'),
+        ("mail.write_to_contact", 3, 'report_infeasible("It cannot be done.")'),
+        ("shop.buy_in_size", 1, 'send_msg_to_user("Sorry, that is not possible.")'),
     ],
 )
 def test_doing_a_feasible_task_then_saying_it_cannot_be_done_earns_nothing(
-    task_env, run_policy, name, ending
+    task_env, run_policy, name, seed, ending
 ):
     # A policy that always ends claiming the task cannot be done would pass every infeasible
-    # task for free; on a task that can be done, the claim fails the check.
+    # task for free; on a task that can be done, the claim fails the check: report_infeasible
+    # on any template, a message on one that also has instances that cannot be done.
     template = templates()[name]
     moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
 
     def claims_infeasible(task, observation):
+        assert template.is_feasible(task.params), f"seed {seed} of {name} cannot be done"
         observation = yield from moves(template, task, observation)
         yield ending
 
-    reward, info = run_policy(task_env(name), 3, claims_infeasible)
+    reward, info = run_policy(task_env(name), seed, claims_infeasible)
     failed = [c["name"] for c in info["check"]["conditions"] if not c["passed"]]
     assert reward == 0.0 and failed == ["did not say it cannot be done"], info["check"]
+
+
+def test_a_message_is_not_read_for_a_refusal_where_every_instance_can_be_done(task_env, run_policy):
+    # No message can win anything on such a template by saying it cannot be done, so a
+    # success report that a reading would take for one ("invalid") still earns the reward.
+    name, report = "shop.change_phone", "Your number is the new one now; the old one was invalid."
+    assert says_infeasible(report) and templates()[name].feasible
+    template = templates()[name]
+    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
+
+    def reports(task, observation):
+        yield from moves(template, task, observation)
+        yield f"send_msg_to_user({json.dumps(report)})"
+
+    reward, info = run_policy(task_env(name), 3, reports)
+    assert reward == 1.0, info["check"]
