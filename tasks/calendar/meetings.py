@@ -369,12 +369,17 @@ class BookIfFree(TaskTemplate):
         feasible = draw_feasible(rng)
         zone = home_zone(world)
         days = working_days(today(world) + timedelta(days=1), 10)
-        slots = [
-            datetime.combine(day, time(hour, minute))
+        # The minute is drawn first, the same way for both kinds: the user's meetings start on
+        # the hour, so a free half hour drawn on its own fell on :00 and a taken one on :30
+        # more often, and the goal's time told which instances could be done.
+        minute = rng.choice((0, 30))
+        every = [
+            datetime.combine(day, time(hour, at))
             for day in days
             for hour in range(9, 17)
-            for minute in (0, 30)
+            for at in (0, 30)
         ]
+        slots = [start for start in every if start.minute == minute]
         if feasible:
             free = [start for start in slots if not _overlapping(world, start, zone)]
             # A free half hour right beside a meeting, where only the times tell it is free.
