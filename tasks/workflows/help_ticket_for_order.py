@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
     Answer,
     CheckResult,
@@ -54,11 +55,16 @@ class HelpTicketForOrder(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         orders = persona_orders(world)
-        statuses = {order["status"] for order in orders}
-        status, topic, subject, message = rng.choice([p for p in PROBLEMS if p[0] in statuses])
-        fitting = [order for order in orders if order["status"] == status]
-        items = unique_items(world, fitting)
-        item = rng.choice(items)
+        # Items only one order of the status holds, so that the item names the order.
+        items = {
+            status: unique_items(world, [order for order in orders if order["status"] == status])
+            for status in {problem[0] for problem in PROBLEMS}
+        }
+        problems = [problem for problem in PROBLEMS if items[problem[0]]]
+        if not problems:
+            raise SamplingError("no order holds an item that no other order of its status holds")
+        status, topic, subject, message = rng.choice(problems)
+        item = rng.choice(items[status])
         others = [o["number"] for o in orders if o["number"] != item["order_number"]]
         return {
             "item": item["name"],

@@ -103,3 +103,22 @@ def test_the_cheapest_in_stock_is_drawn_among_brands_without_a_tie():
         assert price == prices[0]["price_cents"] < prices[1]["price_cents"]
     finally:
         world.close()
+
+
+def test_a_support_ticket_is_drawn_among_problems_whose_orders_name_an_item():
+    # Seed 205's shop has orders of a status none of whose items is in that order alone: the
+    # template drew that status's problem anyway, and then an item from an empty list.
+    template = templates()["workflows.help_ticket_for_order"]
+    world = World(template.sites)
+    try:
+        world.restore(205)
+        params = template.instantiate(205, world).params
+        holding = world.query(
+            "shop",
+            "SELECT DISTINCT o.number FROM orders o JOIN order_items i ON i.order_id = o.id"
+            " WHERE o.user_id = 1 AND i.name = ?",
+            (params["item"],),
+        )
+        assert [row["number"] for row in holding] == [params["number"]]
+    finally:
+        world.close()
