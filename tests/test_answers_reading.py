@@ -4,9 +4,11 @@ A hedge is worth something to a policy only if one message earns the reward for 
 truth. So the first property here: no message, whatever it offers, passes for two different
 expected values. The second: numbers a careful person writes beside an amount or a count that
 are not a second answer are set aside, the same way whatever the answer: a breakdown that sums
-to the value ("3 tickets (2 about billing, 1 about shipping)", "$38.25 + $3.12 = $41.37"), a part
-named as a part ("including $3.12 tax"), a length of time beside a count ("in the last 30 days"),
-a count out of a total written with a slash ("7/10 invitees").
+to the value ("3 tickets (2 about billing, 1 about shipping)", "$38.25 + $3.12 = $41.37"), a
+difference worked to it ("$44.49 − $3.12 = $41.37"), a part named as a part ("including $3.12
+tax"), a larger whole it is out of ("$41.37 of the $44.49 you spent", "7 (out of 10)"), a length
+of time beside a count ("in the last 30 days"), a count out of a total written with a slash
+("7/10 invitees").
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ MONEY_ROWS = [
     ("It came to $41.37: $38.25 for the shirt and $3.12 in tax.", True),
     ("$38.25 + $3.12 = $41.37", True),
     ("$41.37 ($40 + $1.37)", True),
+    ("$44.49 − $3.12 = $41.37", True),
+    ("$44.49 - $3.12 = $41.37", True),
+    ("You'd add $44.49 minus $3.12 = $41.37 more.", True),
+    # a part of a larger whole it names
+    ("You can claim $41.37 of the $44.49 you spent.", True),
+    ("$41.37 out of your $44.49 budget", True),
     # still a second amount
     ("$41.37, of which $3.12 was tax", False),  # not a form read as a part
     ("$41.37 ($44.49 with shipping)", False),
@@ -46,6 +54,9 @@ MONEY_ROWS = [
     ("$41.37 (or $3.12 tax)", False),
     ("$41.37 ($40 + $2)", False),  # addends that do not sum to it are amounts
     ("$38.25 + $3.12 = $41.37, maybe $44.49", False),
+    ("$44.49 − $3.12 = $41.37, maybe $44.49", False),
+    ("$44.49 − $3.12 = $41.36", False),  # a difference worked wrong is three amounts
+    ("$44.49 of the $41.37", False),  # a "whole" smaller than its part is another amount
     ("$41.37 or $38.25 + $3.12", False),
     # the part is not the answer, nor a wrong whole beside its part
     ("$44.49 including $3.12 tax", False),
@@ -91,6 +102,12 @@ COUNT_ROWS = [
     ("4 + 3 = 7", True),
     ("7/10 invitees declined", True),
     ("7 out of 10 invitees declined", True),
+    ("7 free times (out of 10).", True),
+    ("There are 7 free times that day, of 10 in all.", True),
+    ("7 free, out of 10 in total", True),
+    ("10 - 3 = 7", True),
+    ("7 (out of 10), maybe 8", False),
+    ("10 (out of 7)", False),
     ("7 (8 in the last 30 days)", False),
     ("7, or 8 over 2 weeks", False),
     ("7 in the last 30 days, 9 in the last 60 days", False),

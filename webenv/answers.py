@@ -513,11 +513,21 @@ _OUT_OF = re.compile(
 )
 
 
+#: The total a count is out of, set apart from it: "8 free times (out of 14)", "8 that day,
+#: of 14 in all", "8 free, out of 14 in total".
+_TOTAL_APART = re.compile(
+    rf"\(\s*(?:out\s+of|of)\s+(?:the\s+|all\s+)?{_NUM}(?:\s+(?:in\s+all|in\s+total|total))?\s*\)"
+    rf"|,\s*(?:out\s+)?of\s+(?:the\s+)?{_NUM}\s+(?:in\s+all|in\s+total|total)\b",
+    re.IGNORECASE,
+)
+
+
 def _counts(text: str) -> _Found:
     text = _SLASH_OUT_OF.sub(
         lambda m: f"{m[1]} of {m[2]}" if int(m[1]) <= int(m[2]) else m[0], text
     )
     text = _OUT_OF.sub(lambda match: match[1] + " " * len(match[2]), text)
+    text = _TOTAL_APART.sub(lambda match: " " * len(match[0]), text)
     text = _without_other_kinds(_blank(text, _MARKED_MONEY, _RATING))
     found = _numbers(text)
     if found.values or found.invalid:
@@ -1261,12 +1271,22 @@ _SLASH_OUT_OF = re.compile(
     r"|months|years)\b)[A-Za-z]{2,}s\b)",
     re.IGNORECASE,
 )
-#: Addends worked into the answer: "$38.25 + $3.12 = $41.37", "4 + 3 = 7".
+#: Sums and differences worked into the answer: "$38.25 + $3.12 = $41.37", "4 + 3 = 7",
+#: "$50.00 − $19.99 = $30.01" (a hyphen is a minus only with a space each side: "5-7" is a
+#: range).
 _SUMMAND = rf"(?:\$\s?)?{_NUM}(?:\.[0-9]+)?"
 _SUMMANDS = re.compile(_SUMMAND)
+_OPERATOR = r"(?:\+|\bplus\b|[−–]|(?<=\s)-(?=\s)|\bminus\b)"
+_TERM = re.compile(rf"(?:^|\s*({_OPERATOR})\s*)({_SUMMAND})", re.IGNORECASE)
 _WORKED_SUM = re.compile(
-    rf"(?<![0-9.,$+])({_SUMMAND}(?:\s*(?:\+|\bplus\b)\s*{_SUMMAND}){{1,12}})\s*=\s*"
+    rf"(?<![0-9.,$+−–-])({_SUMMAND}(?:\s*{_OPERATOR}\s*{_SUMMAND}){{1,12}})\s*=\s*"
     rf"(?=({_SUMMAND}))",
+    re.IGNORECASE,
+)
+#: An amount out of a larger whole: "$1,104.83 of the $1,338.20 you spent".
+_MONEY_OF_WHOLE = re.compile(
+    rf"((?<![0-9.,])\$\s?{_NUM}(?:\.[0-9]{{2}})?)(\s+(?:out\s+of|of)\s+(?:the\s+|your\s+)?"
+    rf"\$\s?{_NUM}(?:\.[0-9]{{2}})?)(?![0-9])",
     re.IGNORECASE,
 )
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
@@ -1286,6 +1306,18 @@ _OFFERED_BEFORE = re.compile(r"(?:\bor|\beither|/)(?:\W+\w+){0,3}\W*$", re.IGNOR
 def _summands(text: str) -> list[Decimal]:
     values = (_decimal(m[0].replace("$", "").replace(" ", "")) for m in _SUMMANDS.finditer(text))
     return [value for value in values if value is not None]
+
+
+def _worked_out(terms: str) -> Decimal | None:
+    """The value of a sum or difference worked into a message ("$50.00 − $19.99")."""
+    total = Decimal(0)
+    for match in _TERM.finditer(terms):
+        value = _decimal(match[2].replace("$", "").replace(" ", ""))
+        if value is None:
+            return None
+        minus = match[1] is not None and match[1].lower() not in ("+", "plus")
+        total += -value if minus else value
+    return total
 
 
 def _set_aside(kind: str, text: str) -> str:
@@ -1309,10 +1341,17 @@ def _set_aside(kind: str, text: str) -> str:
 
     def worked(match: re.Match[str]) -> str:
         total = _decimal(match[2].replace("$", "").replace(" ", ""))
-        sums = total is not None and sum(_summands(match[1])) == total
+        sums = total is not None and _worked_out(match[1]) == total
         return " " * len(match[0]) if sums else match[0]
 
+    def whole(match: re.Match[str]) -> str:  # "$1,104.83 of the $1,338.20 you spent"
+        part, of = _money(match[1]).values, _money(match[2]).values
+        larger = len(part) == len(of) == 1 and of[0] > part[0] > 0
+        return match[1] + " " * len(match[2]) if larger else match[0]
+
     text = _WORKED_SUM.sub(worked, text)
+    if kind == "money":
+        text = _MONEY_OF_WHOLE.sub(whole, text)
     for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
         part = match[1] or match[2]
         if _NOT_A_BREAKDOWN.search(_skeleton(part)):
