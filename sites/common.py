@@ -213,3 +213,24 @@ def register_your_apps(app: Any, site: str) -> None:
         return {"your_apps": apps}
 
     app.context_processor(your_apps)
+
+
+#: The per-item limits, in cents, a world's travel expense rules may set for its two capped
+#: categories (lowest first): each world draws its own, so that only reading them tells.
+EXPENSE_CAP_CHOICES = {
+    "Meals": (6000, 6500, 7000, 7500, 8000, 8500, 9000),
+    "Lodging": (22500, 25000, 27500, 30000, 32500, 35000, 37500),
+}
+
+
+def expense_caps(seed: int) -> dict[str, tuple[int, int]]:
+    """The per-item limits of the capped travel expense categories in the world of ``seed``:
+    ``{category: (current, older)}``, the older one lower (the rules raised it since). The
+    forms portal enforces the current limits; the help centre states them, and the older ones
+    in a superseded revision of the article."""
+    rng = random.Random(f"expense-caps-{seed}")
+    caps = {}
+    for category, choices in EXPENSE_CAP_CHOICES.items():
+        current = rng.choice(choices[1:])
+        caps[category] = (current, rng.choice([cap for cap in choices if cap < current]))
+    return caps

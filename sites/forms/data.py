@@ -14,7 +14,7 @@ from typing import Any
 
 from faker import Faker
 
-from ..common import Persona, hash_password
+from ..common import Persona, expense_caps, hash_password
 from .definitions import FORMS
 from .drafts import create_draft, save_answers, stamp
 from .submissions import record_submission
@@ -30,6 +30,8 @@ OFFICES = (
     ("eastgate", "Eastgate Service Center"),
     ("westfield", "Westfield Service Center"),
 )
+#: Code, name and limit per item in cents (None: no limit); Meals' and Lodging's limits are
+#: each world's own (:func:`~webenv.sites.common.expense_caps`).
 EXPENSE_CATEGORIES = (
     ("airfare", "Airfare", None),
     ("lodging", "Lodging", 30000),
@@ -85,9 +87,13 @@ def seed_database(db: sqlite3.Connection, seed: int, now: datetime, persona: Per
     fake.seed_instance(f"forms-{seed}")
     _users(db, fake, now, persona)
     _offices_and_slots(db, rng, fake, now, persona)
+    caps = expense_caps(seed)
     db.executemany(
         "INSERT INTO expense_categories (code, name, limit_cents) VALUES (?, ?, ?)",
-        EXPENSE_CATEGORIES,
+        [
+            (code, name, caps[name][0] if name in caps else cap)
+            for code, name, cap in EXPENSE_CATEGORIES
+        ],
     )
     _job_openings(db, rng, now, persona)
     _policies(db, rng, fake, now, persona)
@@ -279,9 +285,9 @@ def _past_expenses(
         {"date": _day(now, trip_end + 2), "category": "airfare",
          "description": "Round-trip flight", "amount": rng.randint(18000, 52000)},
         {"date": _day(now, trip_end + 1), "category": "lodging",
-         "description": "Hotel, 2 nights", "amount": rng.randint(18000, 29000)},
+         "description": "Hotel, 2 nights", "amount": rng.randint(16000, 22000)},
         {"date": _day(now, trip_end), "category": "meals",
-         "description": "Dinner with workshop speakers", "amount": rng.randint(2500, 7000)},
+         "description": "Dinner with workshop speakers", "amount": rng.randint(2500, 6000)},
     ]  # fmt: skip
     expenses: dict[str, Any] = {
         "trip_purpose": purpose, "destination": fake.city(),

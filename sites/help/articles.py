@@ -11,8 +11,11 @@ lines starting ``- `` make a bullet list and lines starting ``1. `` a numbered o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from ..common import expense_caps
 
 #: What the sites do today, as the current articles state it.
 CURRENT: dict[str, Any] = {
@@ -25,7 +28,8 @@ CURRENT: dict[str, Any] = {
     "expense_window_days": 365,
     "move_window_days": 90,
     "receipt_max_mb": 5,
-    # Expense category name -> its limit per item in cents (None: no limit).
+    # Expense category name -> its limit per item in cents (None: no limit). Meals and
+    # Lodging are each world's own (common.expense_caps); the values here are a world's like.
     "expense_limits": {
         "Airfare": None,
         "Lodging": 30000,
@@ -47,8 +51,6 @@ SUPERSEDED: dict[str, Any] = {
     "card_brands": ("Visa", "Mastercard", "American Express", "PayPal"),
     "booking_window_days": (14,),
     "claim_window_days": (180,),
-    "meals_limit_cents": (6000,),
-    "lodging_limit_cents": (25000,),
 }
 
 
@@ -203,6 +205,19 @@ def _limits(meals: int, lodging: int) -> str:
 
 _A = Article
 _R = Revision
+
+
+def expense_limits_article(caps: Mapping[str, tuple[int, int]]) -> Article:
+    """The "Travel expense limits" article of a world whose capped categories have the
+    limits ``caps`` (:func:`~webenv.sites.common.expense_caps`): the older limits in its
+    first revision, the current ones in its last."""
+    (meals, old_meals), (lodging, old_lodging) = caps["Meals"], caps["Lodging"]
+    note = f"Meals now up to {dollars(meals)} and lodging up to {dollars(lodging)} per item."
+    return _A("expense-limits", "expenses", "Travel expense limits",
+              "The most you can claim per item, by category.",
+              (_R(_limits(old_meals, old_lodging), "Published"), _R(_limits(meals, lodging), note)),
+              policy=True)  # fmt: skip
+
 
 ARTICLES: tuple[Article, ...] = (
     # -- Orders & shipping --------------------------------------------------------------
@@ -373,11 +388,8 @@ ARTICLES: tuple[Article, ...] = (
            "ID and any documents the service needs. If you are more than 15 minutes late we "
            "may ask you to book again.", "Published"),)),
     # -- Expenses -----------------------------------------------------------------------
-    _A("expense-limits", "expenses", "Travel expense limits",
-       "The most you can claim per item, by category.",
-       (_R(_limits(6000, 25000), "Published"),
-        _R(_limits(7500, 30000), "Meals now up to $75.00 and lodging up to $300.00 per "
-           "item.")), policy=True),
+    # Each world states its own limits (articles(seed)); these are a world's like.
+    expense_limits_article({"Meals": (7500, 6000), "Lodging": (30000, 25000)}),
     _A("submit-expenses", "expenses", "Submitting a travel expense report",
        "What you need before you start.",
        (_R("Travel expense reports are for trips within the last year: the departure and "
@@ -434,6 +446,12 @@ ARTICLES: tuple[Article, ...] = (
 )  # fmt: skip
 
 
-def article(slug: str) -> Article:
-    """The article with this slug."""
-    return next(a for a in ARTICLES if a.slug == slug)
+def article(slug: str, seed: int | None = None) -> Article:
+    """The article with this slug (as the world of ``seed`` has it)."""
+    return next(a for a in (ARTICLES if seed is None else articles(seed)) if a.slug == slug)
+
+
+def articles(seed: int) -> tuple[Article, ...]:
+    """The articles of the world of ``seed``: :data:`ARTICLES`, with its own expense limits."""
+    limits = expense_limits_article(expense_caps(seed))
+    return tuple(limits if a.slug == limits.slug else a for a in ARTICLES)

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import datetime, time, timedelta
 
 from ..common import Persona, hash_password
-from .articles import ARTICLES, CATEGORIES
+from .articles import CATEGORIES, articles
 from .tickets import open_ticket
 
 #: Support staff who answer tickets.
@@ -60,7 +60,7 @@ def seed_database(db: sqlite3.Connection, seed: int, now: datetime, persona: Per
             persona.last_name,
         ),
     )
-    _articles(db, rng, now)
+    _articles(db, rng, now, seed)
     _tickets(db, rng, now, persona)
 
 
@@ -68,7 +68,7 @@ def _stamp(day: datetime) -> str:
     return day.isoformat(timespec="seconds")
 
 
-def _articles(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
+def _articles(db: sqlite3.Connection, rng: random.Random, now: datetime, seed: int) -> None:
     for position, category in enumerate(CATEGORIES, 1):
         db.execute(
             "INSERT INTO categories (id, slug, name, service, summary, position)"
@@ -76,7 +76,7 @@ def _articles(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None
             (position, category.slug, category.name, category.service, category.summary, position),
         )
     ids = {category.slug: position for position, category in enumerate(CATEGORIES, 1)}
-    for article_id, article in enumerate(ARTICLES, 1):
+    for article_id, article in enumerate(articles(seed), 1):
         db.execute(
             "INSERT INTO articles (id, slug, category_id, title, summary, is_policy, views)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -59,10 +59,11 @@ COST_CENTERS = {
     "CC-530": "Information Technology",
     "CC-640": "Community Development",
 }
-#: Expense kinds: category code, its name, a description, and the range of amounts in dollars.
+#: Expense kinds: category code, its name, a description, and the range of amounts in dollars
+#: (under the lowest limit a world may set: :data:`~webenv.sites.common.EXPENSE_CAP_CHOICES`).
 EXPENSES = (
-    ("lodging", "Lodging", "Hotel, one night", 110, 290),
-    ("meals", "Meals", "Working dinner", 18, 70),
+    ("lodging", "Lodging", "Hotel, one night", 110, 220),
+    ("meals", "Meals", "Working dinner", 18, 60),
     ("ground", "Taxi, rideshare or transit", "Taxi from the airport", 20, 80),
     ("parking", "Parking and tolls", "Airport parking", 15, 90),
     ("registration", "Conference registration", "Registration fee", 120, 480),

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from webenv.sites.help.articles import CURRENT, SUPERSEDED
+from webenv.sites.common import EXPENSE_CAP_CHOICES, expense_caps
 
 from webenv.axtree import AxTree
 from webenv.errors import SamplingError
@@ -100,11 +100,6 @@ class ArticleUpdated(TaskTemplate):
         yield say(f"It was last updated on {shown}.")
 
 
-#: The expense categories whose limit an older revision of the rules stated otherwise.
-_CAPPED = {
-    "Meals": ("meals", SUPERSEDED["meals_limit_cents"][0]),
-    "Lodging": ("lodging", SUPERSEDED["lodging_limit_cents"][0]),
-}
 _WORDS = {"Meals": ("meal", "meals"), "Lodging": ("hotel night", "hotel nights")}
 
 
@@ -123,13 +118,18 @@ class ExpenseClaimable(TaskTemplate):
     max_steps = 12
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        category = rng.choice(sorted(_CAPPED))
-        limit = CURRENT["expense_limits"][category]
-        old = _CAPPED[category][1]
+        # Each world has its own limits (and older ones, in a superseded revision), and the
+        # amounts are drawn around every limit a world may have, not this one's: only the
+        # help centre tells what can be claimed.
+        category = rng.choice(sorted(EXPENSE_CAP_CHOICES))
+        limit, old = expense_caps(world.seed)[category]
+        choices = EXPENSE_CAP_CHOICES[category]
         for _ in range(MAX_DRAWS):
             count = rng.randint(2, 4)
-            # Amounts around the limit: some over it (claimed only up to it), some under.
-            amounts = [rng.randint(old * 6 // 10, limit * 14 // 10) for _ in range(count)]
+            # Some over the limit (claimed only up to it), some under.
+            amounts = [
+                rng.randint(choices[0] * 6 // 10, choices[-1] * 13 // 10) for _ in range(count)
+            ]
             claimable = sum(min(a, limit) for a in amounts)
             with_old = sum(min(a, old) for a in amounts)
             over = any(a > limit for a in amounts)

@@ -1,7 +1,8 @@
 """File a travel expense report at what the help centre's *current* expense limits allow.
 
 The help centre's "Travel expense limits" article caps meals and hotel nights per item; its
-first revision stated lower caps ($60.00 and $250.00) than the current one. The user lists
+first revision stated lower caps than the current one (each world has its own, from
+:func:`~webenv.sites.common.expense_caps`). The user lists
 what each item cost; one of them costs more than the current cap (claimed at the cap: the
 portal refuses more), and one costs more than the old cap but less than the current one, so
 that a reader of the superseded revision claims too little for it, which the portal accepts.
@@ -14,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
 
-from webenv.sites.help.articles import CURRENT, SUPERSEDED
+from webenv.sites.common import expense_caps
 
 from webenv.axtree import AxTree
 from webenv.tasks import (
@@ -45,11 +46,8 @@ from ..help._help import expect_no_new_ticket, open_article
 from ._flows import go
 
 ARTICLE = "Travel expense limits"
-#: The capped categories whose limit an older revision stated lower: code, name, old limit.
-CAPPED = {
-    "meals": ("Meals", SUPERSEDED["meals_limit_cents"][0]),
-    "lodging": ("Lodging", SUPERSEDED["lodging_limit_cents"][0]),
-}
+#: The capped categories, whose limit an older revision stated lower: code -> name.
+CAPPED = {"meals": "Meals", "lodging": "Lodging"}
 MEALS = ("Working dinner", "Dinner with the hosts", "Team dinner", "Conference dinner")
 #: Other expenses, all under their limits: code, name, description, range in dollars.
 OTHERS = (
@@ -58,12 +56,14 @@ OTHERS = (
     ("airfare", "Airfare", "Round-trip flight", 180, 520),
     ("registration", "Conference registration", "Registration fee", 120, 480),
 )
-NAMES = {**{code: name for code, (name, _old) in CAPPED.items()}, **{o[0]: o[1] for o in OTHERS}}
+NAMES = {**CAPPED, **{o[0]: o[1] for o in OTHERS}}
 
 
-def limit(code: str) -> int | None:
-    """The current limit per item of a category, in cents."""
-    return CURRENT["expense_limits"][NAMES[code]]  # type: ignore[no-any-return]
+def limits(seed: int, older: bool = False) -> dict[str, int]:
+    """The current (or ``older``) limit per item of the capped categories in the world of
+    ``seed``, in cents, by code; the others' are never reached (:data:`OTHERS`)."""
+    caps = expense_caps(seed)
+    return {code: caps[name][1 if older else 0] for code, name in CAPPED.items()}
 
 
 def claimed(
@@ -79,7 +79,13 @@ def claimed(
     return found
 
 
-def _sample_items(rng: random.Random, departure: date, nights: int) -> list[dict[str, Any]]:
+def _sample_items(
+    rng: random.Random,
+    departure: date,
+    nights: int,
+    current: Mapping[str, int],
+    old: Mapping[str, int],
+) -> list[dict[str, Any]]:
     """A capped item over its current limit, one between the old limit and the current one,
     and perhaps one expense of another kind."""
     meals = iter(rng.sample(MEALS, len(MEALS)))
@@ -90,11 +96,10 @@ def _sample_items(rng: random.Random, departure: date, nights: int) -> list[dict
         night = next(nights_left, -1) if code == "lodging" else -1
         if night < 0:
             code = "meals"
-        current, old = limit(code) or 0, CAPPED[code][1]
         if kind == "over":
-            cents = rng.randint(current + 100, current * 14 // 10)
+            cents = rng.randint(current[code] + 100, current[code] * 14 // 10)
         else:
-            cents = rng.randint(old + 100, current - 100)
+            cents = rng.randint(old[code] + 100, current[code] - 100)
         if code == "lodging":
             day = departure + timedelta(days=night)
             description = f"Hotel, night of {day:%B} {day.day}"
@@ -128,9 +133,8 @@ class HelpExpenseLimits(TaskTemplate):
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         nights = rng.randint(1, 3)
         departure = world.now.date() - timedelta(days=rng.randint(5, 40))
-        items = _sample_items(rng, departure, nights)
-        current = {code: limit(code) for code in CAPPED}
-        old = {code: cap for code, (_name, cap) in CAPPED.items()}
+        current, old = limits(world.seed), limits(world.seed, older=True)
+        items = _sample_items(rng, departure, nights, current, old)
         return {
             "purpose": rng.choice(PURPOSES),
             "destination": rng.choice(DESTINATIONS),
@@ -140,6 +144,8 @@ class HelpExpenseLimits(TaskTemplate):
             "items": items,
             "claimed": claimed(items, current),
             "old_claimed": claimed(items, old),
+            "current_limits": current,
+            "old_limits": old,
             "receipts": place_file(world, rng, "trip-receipts.pdf"),
         }
 
@@ -199,17 +205,13 @@ class HelpExpenseLimits(TaskTemplate):
         return values
 
     def near_misses(self) -> dict[str, NearMiss]:
-        old = {code: cap for code, (_name, cap) in CAPPED.items()}
-
         def over_item_left_out(params: dict[str, Any]) -> dict[str, Any]:
-            kept = [
-                i for i in params["items"] if limit(i["category"]) is None
-                or i["spent"] <= (limit(i["category"]) or 0)
-            ]  # fmt: skip
+            caps = params["current_limits"]
+            kept = [i for i in params["items"] if i["spent"] <= caps.get(i["category"], i["spent"])]
             return {**params, "items": kept}
 
         return {
-            "the older revision's limits": self.altered(lambda p: {**p, "limits": old}),
+            "the older revision's limits": self.altered(lambda p: {**p, "limits": p["old_limits"]}),
             "left out the item over its limit": self.altered(over_item_left_out),
         }
 
@@ -218,7 +220,7 @@ class HelpExpenseLimits(TaskTemplate):
         observation = yield from open_article(ARTICLE, observation)
         tree = AxTree(observation["axtree"])
         limits: dict[str, int | None] = {}
-        for code, (name, _old) in CAPPED.items():
+        for code, name in CAPPED.items():
             line = tree.find("listitem", contains=f"{name}: up to").name
             limits[code] = round(float(line.split("$", 1)[1].split()[0].replace(",", "")) * 100)
         limits = params.get("limits", limits)  # (a near-miss reads another revision's)

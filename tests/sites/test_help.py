@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 from bs4 import BeautifulSoup
-from webenv.sites.common import Message, make_persona
+from webenv.sites.common import Message, expense_caps, make_persona
 from webenv.sites.forms.data import EXPENSE_CATEGORIES
 from webenv.sites.forms.definitions.appointment import BOOKING_WINDOW_DAYS
 from webenv.sites.help import build_database, create_app
@@ -98,7 +98,8 @@ def test_the_limits_article_says_what_the_portal_does_with_an_item_over_its_limi
     trip = {"departure_date": "2026-05-04", "return_date": "2026-05-06"}
     ctx = FormContext(db=db, now=NOW, user=None, answers=trip)
     try:
-        for code, _, limit in EXPENSE_CATEGORIES:
+        for row in db.execute("SELECT code, limit_cents FROM expense_categories"):
+            code, limit = row["code"], row["limit_cents"]
             if limit is None:
                 continue
             for amount, refused in ((limit, False), (limit + 1, True)):
@@ -110,6 +111,35 @@ def test_the_limits_article_says_what_the_portal_does_with_an_item_over_its_limi
     assert "an item that cost more is claimed at its limit" in limits
     assert "does not accept an amount over the limit: enter such an item at its limit" in limits
     assert "cannot be submitted" not in limits
+
+
+def test_each_world_has_its_own_expense_limits_and_both_sites_state_them(tmp_path):
+    """A limit that never changed would be learnt once and the help centre never read again:
+    each world draws the capped categories' limits, the portal enforces the current ones,
+    and the help centre's article states them (and the older ones in its first revision)."""
+    from webenv.sites.forms import build_database as build_forms
+
+    seen = set()
+    for seed in range(12):
+        forms_path, help_path = tmp_path / f"forms-{seed}.sqlite", tmp_path / f"help-{seed}.sqlite"
+        build_forms(str(forms_path), seed, NOW, make_persona(seed))
+        build_database(str(help_path), seed, NOW, make_persona(seed))
+        with sqlite3.connect(forms_path) as forms, sqlite3.connect(help_path) as help_db:
+            enforced = dict(forms.execute("SELECT name, limit_cents FROM expense_categories"))
+            bodies = [
+                body
+                for (body,) in help_db.execute(
+                    "SELECT r.body FROM revisions r JOIN articles a ON a.id = r.article_id"
+                    " WHERE a.slug = 'expense-limits' ORDER BY r.number"
+                )
+            ]
+        for name, (current, older) in expense_caps(seed).items():
+            assert enforced[name] == current and older < current
+            assert f"- {name}: up to {dollars(current)} per item" in bodies[-1]
+            assert f"- {name}: up to {dollars(older)} per item" in bodies[0]
+        assert bodies[-1] == article("expense-limits", seed).revisions[-1].body
+        seen.add((enforced["Meals"], enforced["Lodging"]))
+    assert len(seen) >= 8, seen
 
 
 def test_the_accepted_cards_are_the_ones_checkout_accepts():

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
-from webenv.sites.help.articles import CURRENT
 from webenv.suite.calendar._calendar import invitations, me, to_utc
 from webenv.suite.workflows.calendar_from_appointment import title_names
-from webenv.suite.workflows.help_expense_limits import CAPPED, limit
+from webenv.suite.workflows.help_expense_limits import CAPPED, limits
 from webenv.suite.workflows.meeting_supplies import SUBJECT as SUPPLIES_SUBJECT
 
 from tests.tasks.test_calendar_templates import reply, send
@@ -136,14 +135,10 @@ def test_every_report_has_an_item_over_its_cap_and_one_the_old_cap_would_cut(
 ) -> None:
     for seed in range(8):
         _world, task = fresh_task(EXPENSES, seed)
-        items = task.params["items"]
-        over = [i for i in items if i["category"] in CAPPED and i["spent"] > limit(i["category"])]
-        between = [
-            i
-            for i in items
-            if i["category"] in CAPPED and CAPPED[i["category"]][1] < i["spent"] <= limit(
-                i["category"])
-        ]  # fmt: skip
+        items, current, old = task.params["items"], limits(seed), limits(seed, older=True)
+        capped = [i for i in items if i["category"] in CAPPED]
+        over = [i for i in capped if i["spent"] > current[i["category"]]]
+        between = [i for i in capped if old[i["category"]] < i["spent"] <= current[i["category"]]]
         assert over and between, items
         assert task.params["claimed"] != task.params["old_claimed"]
 
@@ -159,12 +154,13 @@ def test_the_current_revision_states_the_limits_the_check_uses(fresh_task: Fresh
         )
     ]
     assert len(bodies) >= 2
-    for name, old in CAPPED.values():
-        assert f"{name}: up to ${old / 100:,.2f} per item" in bodies[0]
-        assert f"{name}: up to ${CURRENT['expense_limits'][name] / 100:,.2f}" in bodies[-1]
+    current, old = limits(0), limits(0, older=True)
+    for code, name in CAPPED.items():
+        assert f"{name}: up to ${old[code] / 100:,.2f} per item" in bodies[0]
+        assert f"{name}: up to ${current[code] / 100:,.2f}" in bodies[-1]
     # The forms portal enforces the current limits, not the old ones.
     caps = dict(world.query("forms", "SELECT code, limit_cents FROM expense_categories"))
-    assert all(caps[code] == limit(code) for code in CAPPED)
+    assert all(caps[code] == current[code] for code in CAPPED)
 
 
 def _submit(world: World, task: Task, items: list[dict[str, object]]) -> None:

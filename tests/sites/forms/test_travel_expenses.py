@@ -59,7 +59,7 @@ def test_line_items_must_fall_within_the_trip_and_under_the_limits(signed_in_wal
     walker.client.post(f"/f/{SLUG}/restart")
     walker.post_step(SLUG, "trip", TRIP)
     response = walker.post_step(
-        SLUG, "expenses", {**ITEMS, "items-0-date": "2026-05-09", "items-1-amount": "90.00"}
+        SLUG, "expenses", {**ITEMS, "items-0-date": "2026-05-09", "items-1-amount": "95.00"}
     )
     assert helpers.errors_of(response) == [
         "Date must be during the trip, from Monday 4 May 2026 to Wednesday 6 May 2026",
