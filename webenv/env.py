@@ -70,9 +70,10 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     check runs then, on the final state, and gives the episode's one reward. Truncated after
     ``max_episode_steps`` (the check runs on that last step too, so state left right earns its
     reward) or when the browser crashes (``info["error"]`` says why). Made with ``gym.make``,
-    a ``TimeLimit`` wrapper truncates (``gym.make(id, max_episode_steps=N)`` sets N); made
-    directly, ``WebEnv(task, max_episode_steps=N)``, the env itself does, at N or by default
-    at the template's step budget.
+    a ``TimeLimit`` wrapper truncates at the template's step budget; made directly,
+    ``WebEnv(task, max_episode_steps=N)``, the env itself does, at N or by default at the
+    budget. (A ``TimeLimit`` of another N, ``gym.make(id, max_episode_steps=N)``, is not seen
+    by the env: the state at step N is then graded only by a final action.)
     With ``end_on_success=True`` (for dense training) an action task also ends at the first
     step whose state passes the check.
 

@@ -448,6 +448,13 @@ class TaskTemplate:
                 f"{self.name} found no instance in the world of seed {seed}: {exc}. This is a "
                 "bug of the template; other seeds still work."
             ) from exc
+        if self.feasible and not self.is_feasible(params):
+            # Its final message would be read for a refusal on this instance and not on the
+            # others (Task.check): "do it, then say it can't be done" would pass both kinds.
+            raise TypeError(
+                f"{self.name} drew an instance that cannot be done: a template with such "
+                "instances sets feasible = False."
+            )
         goal = rng.choice(self.goals(params))
         site, path = self.start(params)
         return Task(self, seed, params, goal, site, path)

@@ -122,3 +122,25 @@ def test_a_support_ticket_is_drawn_among_problems_whose_orders_name_an_item():
         assert [row["number"] for row in holding] == [params["number"]]
     finally:
         world.close()
+
+
+class _SaysItCanAlwaysBeDone(TaskTemplate):
+    """A template that draws instances that cannot be done but does not say it has them."""
+
+    name = "tests.undeclared_infeasible"
+    sites = ("mail",)
+
+    def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
+        return {"feasible": False}
+
+
+def test_a_template_with_instances_that_cannot_be_done_must_say_so():
+    # Its final messages are read for a refusal only where it says so (feasible = False), so
+    # one that did not would grade its two kinds of instances by different readings.
+    world = World(("mail",))
+    try:
+        world.restore(1)
+        with pytest.raises(TypeError, match="sets feasible = False"):
+            _SaysItCanAlwaysBeDone().instantiate(1, world)
+    finally:
+        world.close()
