@@ -41,6 +41,12 @@ MONEY_ROWS = [
     ("$44.49 − $3.12 = $41.37", True),
     ("$44.49 - $3.12 = $41.37", True),
     ("You'd add $44.49 minus $3.12 = $41.37 more.", True),
+    ("$44.49 − $3.12 is $41.37", True),
+    ("$44.49 − $3.12 = **$41.37**", True),
+    ("$41.37 ($44.49 − $3.12)", True),
+    ("$41.37 = $44.49 − $3.12", True),
+    ("$41.37 = $44.49 − $3.11", False),
+    ("$41.37 ($44.49 − $3.12), maybe $40", False),
     # a part of a larger whole it names
     ("You can claim $41.37 of the $44.49 you spent.", True),
     ("$41.37 out of your $44.49 budget", True),
@@ -106,6 +112,8 @@ COUNT_ROWS = [
     ("There are 7 free times that day, of 10 in all.", True),
     ("7 free, out of 10 in total", True),
     ("10 - 3 = 7", True),
+    ("10 − 3 → 7", True),
+    ("7 (10 − 3)", True),
     ("7 (out of 10), maybe 8", False),
     ("10 (out of 7)", False),
     ("7 (8 in the last 30 days)", False),
@@ -147,6 +155,22 @@ COUNT_ROWS = [
 def test_an_amount_beside_its_parts(text, ok):
     result = grade("money", text, OTHER_AMOUNTS.get(text, 4137))
     assert result.passed is ok, result.reason
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$44.49 − $3.12 is $41.37",
+        "$44.49 − $3.12 leaves $41.37",
+        "$44.49 − $3.12 = **$41.37**",
+        "$44.49 − $3.12 → $41.37",
+        "$41.37 ($44.49 − $3.12)",
+    ],
+)
+def test_a_worked_difference_is_read_as_its_result_not_its_first_amount(text):
+    # Read as a breakdown ($3.12 + $41.37 = $44.49), it answered the first amount instead.
+    assert grade("money", text, 4137).passed
+    assert not grade("money", text, 4449).passed
 
 
 @pytest.mark.parametrize(("text", "ok"), COUNT_ROWS)

@@ -1278,9 +1278,18 @@ _SUMMAND = rf"(?:\$\s?)?{_NUM}(?:\.[0-9]+)?"
 _SUMMANDS = re.compile(_SUMMAND)
 _OPERATOR = r"(?:\+|\bplus\b|[−–]|(?<=\s)-(?=\s)|\bminus\b)"
 _TERM = re.compile(rf"(?:^|\s*({_OPERATOR})\s*)({_SUMMAND})", re.IGNORECASE)
+_EXPRESSION = rf"{_SUMMAND}(?:\s*{_OPERATOR}\s*{_SUMMAND}){{1,12}}"
+#: What joins a worked expression and its result: "=", "is", "→", "leaves"…, the result
+#: perhaps in bold.
+_GIVES = r"(?:=|→|⇒|\bis\b|\bequals\b|\bgives\b|\bleaves\b|\bmakes\b|\bcomes to\b)"
 _WORKED_SUM = re.compile(
-    rf"(?<![0-9.,$+−–-])({_SUMMAND}(?:\s*{_OPERATOR}\s*{_SUMMAND}){{1,12}})\s*=\s*"
-    rf"(?=({_SUMMAND}))",
+    rf"(?<![0-9.,$+−–-])({_EXPRESSION})\s*{_GIVES}\s*(?:\*\*|__)?(?=({_SUMMAND}))",
+    re.IGNORECASE,
+)
+#: The result first: "$30.01 = $50.00 − $19.99", "$30.01 ($50.00 − $19.99)".
+_WORKED_AFTER = re.compile(
+    rf"(?<![0-9.,$+−–-])({_SUMMAND})(\s*(?:=\s*|\(\s*)({_EXPRESSION})\s*\)?)"
+    rf"(?![0-9.,]|\s*{_OPERATOR})",
     re.IGNORECASE,
 )
 #: An amount out of a larger whole: "$1,104.83 of the $1,338.20 you spent".
@@ -1349,7 +1358,13 @@ def _set_aside(kind: str, text: str) -> str:
         larger = len(part) == len(of) == 1 and of[0] > part[0] > 0
         return match[1] + " " * len(match[2]) if larger else match[0]
 
+    def worked_after(match: re.Match[str]) -> str:
+        total = _decimal(match[1].replace("$", "").replace(" ", ""))
+        sums = total is not None and _worked_out(match[3]) == total
+        return match[1] + " " * len(match[2]) if sums else match[0]
+
     text = _WORKED_SUM.sub(worked, text)
+    text = _WORKED_AFTER.sub(worked_after, text)
     if kind == "money":
         text = _MONEY_OF_WHOLE.sub(whole, text)
     for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
