@@ -15,10 +15,12 @@ from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
 
-from webenv.sites.common import expense_caps
+from webenv.sites.common import EXPENSE_CAP_CHOICES, expense_caps
 
 from webenv.axtree import AxTree
+from webenv.errors import SamplingError
 from webenv.tasks import (
+    MAX_DRAWS,
     Answer,
     CheckResult,
     Checks,
@@ -96,10 +98,18 @@ def _sample_items(
         night = next(nights_left, -1) if code == "lodging" else -1
         if night < 0:
             code = "meals"
-        if kind == "over":
-            cents = rng.randint(current[code] + 100, current[code] * 14 // 10)
+        # Drawn over every limit a world may have, until it falls where it must for this
+        # world's: drawn around this world's limits, the amounts told them.
+        choices = EXPENSE_CAP_CHOICES[CAPPED[code]]
+        high = choices[-1] * 14 // 10 if kind == "over" else choices[-1]
+        for _ in range(MAX_DRAWS):
+            cents = rng.randint(choices[0], high)
+            if kind == "over" and cents >= current[code] + 100:
+                break
+            if kind == "between" and old[code] + 100 <= cents <= current[code] - 100:
+                break
         else:
-            cents = rng.randint(old[code] + 100, current[code] - 100)
+            raise SamplingError(f"no amount {kind} the {code} limit in {MAX_DRAWS} draws")
         if code == "lodging":
             day = departure + timedelta(days=night)
             description = f"Hotel, night of {day:%B} {day.day}"
