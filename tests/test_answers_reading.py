@@ -50,6 +50,9 @@ MONEY_ROWS = [
     # a part of a larger whole it names
     ("You can claim $41.37 of the $44.49 you spent.", True),
     ("$41.37 out of your $44.49 budget", True),
+    ("$41.37 (of $44.49)", True),
+    ("Of the $44.49 you spent, $41.37 can be claimed.", True),
+    ("Of the $40.00 you spent, $41.37 can be claimed.", False),  # a whole below its part
     # still a second amount
     ("$41.37, of which $3.12 was tax", False),  # not a form read as a part
     ("$41.37 ($44.49 with shipping)", False),
@@ -111,6 +114,9 @@ COUNT_ROWS = [
     ("7 free times (out of 10).", True),
     ("There are 7 free times that day, of 10 in all.", True),
     ("7 free, out of 10 in total", True),
+    ("7 free times, out of 10", True),
+    ("7 (of the 10 slots)", True),
+    ("7 (of 10), or 8", False),
     ("10 - 3 = 7", True),
     ("10 − 3 → 7", True),
     ("7 (10 − 3)", True),

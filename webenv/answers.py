@@ -516,8 +516,9 @@ _OUT_OF = re.compile(
 #: The total a count is out of, set apart from it: "8 free times (out of 14)", "8 that day,
 #: of 14 in all", "8 free, out of 14 in total".
 _TOTAL_APART = re.compile(
-    rf"\(\s*(?:out\s+of|of)\s+(?:the\s+|all\s+)?{_NUM}(?:\s+(?:in\s+all|in\s+total|total))?\s*\)"
-    rf"|,\s*(?:out\s+)?of\s+(?:the\s+)?{_NUM}\s+(?:in\s+all|in\s+total|total)\b",
+    rf"\(\s*(?:out\s+of|of)\s+(?:the\s+|all\s+)?{_NUM}(?:\s+[A-Za-z]+){{0,3}}\s*\)"
+    rf"|,\s*(?:out\s+)?of\s+(?:the\s+)?{_NUM}\s+(?:in\s+all|in\s+total|total)\b"
+    rf"|,\s*out\s+of\s+(?:the\s+)?{_NUM}\b(?![.,][0-9])",
     re.IGNORECASE,
 )
 
@@ -1294,8 +1295,14 @@ _WORKED_AFTER = re.compile(
 )
 #: An amount out of a larger whole: "$1,104.83 of the $1,338.20 you spent".
 _MONEY_OF_WHOLE = re.compile(
-    rf"((?<![0-9.,])\$\s?{_NUM}(?:\.[0-9]{{2}})?)(\s+(?:out\s+of|of)\s+(?:the\s+|your\s+)?"
-    rf"\$\s?{_NUM}(?:\.[0-9]{{2}})?)(?![0-9])",
+    rf"((?<![0-9.,])\$\s?{_NUM}(?:\.[0-9]{{2}})?)(\s*\(?\s*(?:out\s+of|of)\s+(?:the\s+|your\s+)?"
+    rf"\$\s?{_NUM}(?:\.[0-9]{{2}})?\)?)(?![0-9])",
+    re.IGNORECASE,
+)
+#: ... the whole first: "Of the $1,338.20 you spent, $1,104.83 can be claimed".
+_MONEY_WHOLE_FIRST = re.compile(
+    rf"(\bof\s+(?:the\s+|your\s+)?\$\s?{_NUM}(?:\.[0-9]{{2}})?(?:\s+[A-Za-z]+){{0,3}}\s*,\s*)"
+    rf"(\$\s?{_NUM}(?:\.[0-9]{{2}})?)(?![0-9])",
     re.IGNORECASE,
 )
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
@@ -1358,6 +1365,11 @@ def _set_aside(kind: str, text: str) -> str:
         larger = len(part) == len(of) == 1 and of[0] > part[0] > 0
         return match[1] + " " * len(match[2]) if larger else match[0]
 
+    def whole_first(match: re.Match[str]) -> str:
+        of, part = _money(match[1]).values, _money(match[2]).values
+        larger = len(part) == len(of) == 1 and of[0] > part[0] > 0
+        return " " * len(match[1]) + match[2] if larger else match[0]
+
     def worked_after(match: re.Match[str]) -> str:
         total = _decimal(match[1].replace("$", "").replace(" ", ""))
         sums = total is not None and _worked_out(match[3]) == total
@@ -1367,6 +1379,7 @@ def _set_aside(kind: str, text: str) -> str:
     text = _WORKED_AFTER.sub(worked_after, text)
     if kind == "money":
         text = _MONEY_OF_WHOLE.sub(whole, text)
+        text = _MONEY_WHOLE_FIRST.sub(whole_first, text)
     for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
         part = match[1] or match[2]
         if _NOT_A_BREAKDOWN.search(_skeleton(part)):
