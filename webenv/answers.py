@@ -1293,17 +1293,16 @@ _WORKED_AFTER = re.compile(
     rf"(?![0-9.,]|\s*{_OPERATOR})",
     re.IGNORECASE,
 )
-#: An amount out of a larger whole: "$1,104.83 of the $1,338.20 you spent".
+_DOLLARS = rf"\$\s?{_NUM}(?:\.[0-9]{{2}})?"
+_OF_WHOLE = rf"(?:out\s+of|of)\s+(?:the\s+|your\s+)?{_DOLLARS}"
+#: An amount out of a larger whole: "$1,104.83 of the $1,338.20 you spent", "$1,104.83 (of
+#: $1,338.20)"...
 _MONEY_OF_WHOLE = re.compile(
-    rf"((?<![0-9.,])\$\s?{_NUM}(?:\.[0-9]{{2}})?)(\s*\(?\s*(?:out\s+of|of)\s+(?:the\s+|your\s+)?"
-    rf"\$\s?{_NUM}(?:\.[0-9]{{2}})?\)?)(?![0-9])",
-    re.IGNORECASE,
+    rf"((?<![0-9.,]){_DOLLARS})(\s*\(?\s*{_OF_WHOLE}\)?)(?![0-9])", re.IGNORECASE
 )
-#: ... the whole first: "Of the $1,338.20 you spent, $1,104.83 can be claimed".
+#: ... and the whole first: "Of the $1,338.20 you spent, $1,104.83 can be claimed".
 _MONEY_WHOLE_FIRST = re.compile(
-    rf"(\bof\s+(?:the\s+|your\s+)?\$\s?{_NUM}(?:\.[0-9]{{2}})?(?:\s+[A-Za-z]+){{0,3}}\s*,\s*)"
-    rf"(\$\s?{_NUM}(?:\.[0-9]{{2}})?)(?![0-9])",
-    re.IGNORECASE,
+    rf"(\b{_OF_WHOLE}(?:\s+[A-Za-z]+){{0,3}}\s*,\s*)({_DOLLARS})(?![0-9])", re.IGNORECASE
 )
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
 #: the sentence ("$41.37: $38.25 for the shirt and $3.12 in tax").
@@ -1360,15 +1359,15 @@ def _set_aside(kind: str, text: str) -> str:
         sums = total is not None and _worked_out(match[1]) == total
         return " " * len(match[0]) if sums else match[0]
 
-    def whole(match: re.Match[str]) -> str:  # "$1,104.83 of the $1,338.20 you spent"
-        part, of = _money(match[1]).values, _money(match[2]).values
-        larger = len(part) == len(of) == 1 and of[0] > part[0] > 0
-        return match[1] + " " * len(match[2]) if larger else match[0]
+    def larger(part: str, whole: str) -> bool:
+        parts, wholes = _money(part).values, _money(whole).values
+        return len(parts) == len(wholes) == 1 and wholes[0] > parts[0] > 0
 
-    def whole_first(match: re.Match[str]) -> str:
-        of, part = _money(match[1]).values, _money(match[2]).values
-        larger = len(part) == len(of) == 1 and of[0] > part[0] > 0
-        return " " * len(match[1]) + match[2] if larger else match[0]
+    def whole(match: re.Match[str]) -> str:  # "$1,104.83 of the $1,338.20 you spent"
+        return match[1] + " " * len(match[2]) if larger(match[1], match[2]) else match[0]
+
+    def whole_first(match: re.Match[str]) -> str:  # "Of the $1,338.20 you spent, $1,104.83"
+        return " " * len(match[1]) + match[2] if larger(match[2], match[1]) else match[0]
 
     def worked_after(match: re.Match[str]) -> str:
         total = _decimal(match[1].replace("$", "").replace(" ", ""))

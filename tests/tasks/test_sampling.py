@@ -83,45 +83,50 @@ def test_any_draw_that_finds_nothing_fails_the_reset_naming_template_and_seed(te
         world.close()
 
 
-def test_the_cheapest_in_stock_is_drawn_among_brands_without_a_tie():
+@pytest.fixture
+def instance():
+    """``instance(name, seed)``: the template's parameters for ``seed`` and its world."""
+    worlds = []
+
+    def make(name: str, seed: int) -> tuple[dict[str, Any], World]:
+        template = templates()[name]
+        world = World(template.sites)
+        worlds.append(world)
+        world.restore(seed)
+        return template.instantiate(seed, world).params, world
+
+    yield make
+    for world in worlds:
+        world.close()
+
+
+def test_the_cheapest_in_stock_is_drawn_among_brands_without_a_tie(instance):
     # Seed 57's shop has brands whose two cheapest products in stock cost the same; the
     # template drew them again and again, forever.
-    template = templates()["shop.buy_cheapest_in_stock"]
-    world = World(template.sites)
-    try:
-        world.restore(57)
-        params = template.instantiate(57, world).params
-        prices = world.query(
-            "shop",
-            "SELECT p.price_cents FROM products p JOIN categories c ON c.id = p.category_id"
-            " WHERE c.name = ? AND p.brand = ? AND p.stock > 0 ORDER BY p.price_cents",
-            (params["category"], params["brand"]),
-        )
-        price = world.query(
-            "shop", "SELECT price_cents FROM products WHERE id = ?", (params["product_id"],)
-        )[0]["price_cents"]
-        assert price == prices[0]["price_cents"] < prices[1]["price_cents"]
-    finally:
-        world.close()
+    params, world = instance("shop.buy_cheapest_in_stock", 57)
+    prices = world.query(
+        "shop",
+        "SELECT p.price_cents FROM products p JOIN categories c ON c.id = p.category_id"
+        " WHERE c.name = ? AND p.brand = ? AND p.stock > 0 ORDER BY p.price_cents",
+        (params["category"], params["brand"]),
+    )
+    price = world.query(
+        "shop", "SELECT price_cents FROM products WHERE id = ?", (params["product_id"],)
+    )[0]["price_cents"]
+    assert price == prices[0]["price_cents"] < prices[1]["price_cents"]
 
 
-def test_a_support_ticket_is_drawn_among_problems_whose_orders_name_an_item():
+def test_a_support_ticket_is_drawn_among_problems_whose_orders_name_an_item(instance):
     # Seed 205's shop has orders of a status none of whose items is in that order alone: the
     # template drew that status's problem anyway, and then an item from an empty list.
-    template = templates()["workflows.help_ticket_for_order"]
-    world = World(template.sites)
-    try:
-        world.restore(205)
-        params = template.instantiate(205, world).params
-        holding = world.query(
-            "shop",
-            "SELECT DISTINCT o.number FROM orders o JOIN order_items i ON i.order_id = o.id"
-            " WHERE o.user_id = 1 AND i.name = ?",
-            (params["item"],),
-        )
-        assert [row["number"] for row in holding] == [params["number"]]
-    finally:
-        world.close()
+    params, world = instance("workflows.help_ticket_for_order", 205)
+    holding = world.query(
+        "shop",
+        "SELECT DISTINCT o.number FROM orders o JOIN order_items i ON i.order_id = o.id"
+        " WHERE o.user_id = 1 AND i.name = ?",
+        (params["item"],),
+    )
+    assert [row["number"] for row in holding] == [params["number"]]
 
 
 class _SaysItCanAlwaysBeDone(TaskTemplate):
