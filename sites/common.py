@@ -234,3 +234,14 @@ def expense_caps(seed: int) -> dict[str, tuple[int, int]]:
         current = rng.choice(choices[1:])
         caps[category] = (current, rng.choice([cap for cap in choices if cap < current]))
     return caps
+
+
+#: Amounts, in cents, from which a world's shop may ship an order free (the help centre's
+#: older revisions state others: 35 and 75 dollars): each world draws its own.
+FREE_SHIPPING_CHOICES = (4000, 4500, 5000, 5500, 6000, 6500)
+
+
+def free_shipping_min(seed: int) -> int:
+    """The order amount, in cents, from which the shop of the world of ``seed`` ships free;
+    the help centre's current shipping article states it."""
+    return random.Random(f"free-shipping-{seed}").choice(FREE_SHIPPING_CHOICES)

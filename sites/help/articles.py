@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..common import expense_caps
+from ..common import expense_caps, free_shipping_min
 
 #: What the sites do today, as the current articles state it.
 CURRENT: dict[str, Any] = {
@@ -207,6 +207,24 @@ _A = Article
 _R = Revision
 
 
+def shipping_article(free_from: int) -> Article:
+    """The "Shipping costs and free shipping" article of a world whose shop ships free from
+    ``free_from`` cents (:func:`~webenv.sites.common.free_shipping_min`), after two older
+    amounts (:data:`SUPERSEDED`)."""
+    (first, then), (first_fee, then_fee) = (
+        SUPERSEDED["free_shipping_min_cents"],
+        SUPERSEDED["standard_shipping_cents"],
+    )
+    fee = CURRENT["standard_shipping_cents"]
+    return _A("shipping-costs", "orders-shipping", "Shipping costs and free shipping",
+              "What shipping costs, and when your order ships free.",
+              (_R(_shipping(first, first_fee), "Published"),
+               _R(_shipping(then, then_fee), f"Free shipping now starts at {dollars(then)}; "
+                  f"standard shipping is {dollars(then_fee)}."),
+               _R(_shipping(free_from, fee), f"Free shipping now starts at {dollars(free_from)}; "
+                  f"standard shipping is {dollars(fee)}.")), policy=True)  # fmt: skip
+
+
 def expense_limits_article(caps: Mapping[str, tuple[int, int]]) -> Article:
     """The "Travel expense limits" article of a world whose capped categories have the
     limits ``caps`` (:func:`~webenv.sites.common.expense_caps`): the older limits in its
@@ -221,13 +239,8 @@ def expense_limits_article(caps: Mapping[str, tuple[int, int]]) -> Article:
 
 ARTICLES: tuple[Article, ...] = (
     # -- Orders & shipping --------------------------------------------------------------
-    _A("shipping-costs", "orders-shipping", "Shipping costs and free shipping",
-       "What shipping costs, and when your order ships free.",
-       (_R(_shipping(3500, 499), "Published"),
-        _R(_shipping(7500, 699), "Free shipping now starts at $75.00; standard shipping is "
-           "$6.99."),
-        _R(_shipping(5000, 599), "Free shipping now starts at $50.00; standard shipping is "
-           "$5.99.")), policy=True),
+    # Each world states its own amount (articles(seed)); this is a world's like.
+    shipping_article(CURRENT["free_shipping_min_cents"]),
     _A("delivery-times", "orders-shipping", "How long delivery takes",
        "When to expect your parcel.",
        (_R("Most orders leave our warehouse within one working day. Standard delivery then "
@@ -452,6 +465,13 @@ def article(slug: str, seed: int | None = None) -> Article:
 
 
 def articles(seed: int) -> tuple[Article, ...]:
-    """The articles of the world of ``seed``: :data:`ARTICLES`, with its own expense limits."""
-    limits = expense_limits_article(expense_caps(seed))
-    return tuple(limits if a.slug == limits.slug else a for a in ARTICLES)
+    """The articles of the world of ``seed``: :data:`ARTICLES`, with its own free-shipping
+    amount and expense limits."""
+    own = {
+        a.slug: a
+        for a in (
+            shipping_article(free_shipping_min(seed)),
+            expense_limits_article(expense_caps(seed)),
+        )
+    }
+    return tuple(own.get(a.slug, a) for a in ARTICLES)

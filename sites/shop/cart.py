@@ -16,7 +16,7 @@ from .cart_model import (
 from .catalog import product_options, render_product
 from .db import get_db
 from .formatting import line_label
-from .pricing import FREE_SHIPPING_MIN_CENTS
+from .pricing import free_shipping_from
 from .validation import parse_id, parse_quantity
 
 bp = Blueprint("cart", __name__)
@@ -43,7 +43,7 @@ def render_cart(errors: dict[int, str] | None = None, status: int = 200) -> tupl
         lines=lines,
         subtotal=subtotal,
         errors=errors or {},
-        free_shipping_min=FREE_SHIPPING_MIN_CENTS,
+        free_shipping_min=free_shipping_from(get_db()),
         max_quantity=MAX_LINE_QUANTITY,
     )
     return page, status

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from .cart_model import cart_lines
 from .numbering import next_id, order_number
-from .pricing import Totals, compute_totals, coupon_discount, find_coupon
+from .pricing import Totals, compute_totals, coupon_discount, find_coupon, free_shipping_from
 from .regions import COUNTRY
 
 
@@ -26,7 +26,7 @@ def basket_totals(
     subtotal = sum(line["price_cents"] * line["quantity"] for line in lines)
     coupon, problem = find_coupon(conn, coupon_code, subtotal, now) if coupon_code else (None, None)
     discount = coupon_discount(coupon, subtotal) if coupon else 0
-    return compute_totals(subtotal, discount, state), coupon, problem
+    return compute_totals(subtotal, discount, state, free_shipping_from(conn)), coupon, problem
 
 
 def stock_problems(lines: list[sqlite3.Row]) -> list[str]:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .numbering import order_number, return_number
-from .pricing import compute_totals
+from .pricing import compute_totals, free_shipping_from
 from .returns_model import REASONS
 from .seeding import Seeder, insert, stamp
 from .vocab import noun_of
@@ -192,7 +192,7 @@ def spread_addresses(seeder: Seeder, addresses: list[sqlite3.Row]) -> None:
         subtotal = conn.execute(
             "SELECT subtotal_cents FROM orders WHERE id = ?", (order_id,)
         ).fetchone()[0]
-        totals = compute_totals(subtotal, 0, address["state"])
+        totals = compute_totals(subtotal, 0, address["state"], free_shipping_from(conn))
         conn.execute(
             f"UPDATE orders SET {', '.join(f'ship_{key} = ?' for key in keys)},"
             " shipping_cents = ?, tax_cents = ?, total_cents = ? WHERE id = ?",
@@ -229,7 +229,7 @@ def seed_order(
 ) -> None:
     conn = seeder.conn
     subtotal = sum(line["quantity"] * line["unit_price_cents"] for line in lines)
-    totals = compute_totals(subtotal, 0, address["state"])
+    totals = compute_totals(subtotal, 0, address["state"], free_shipping_from(conn))
     ship_to = {
         f"ship_{key}": address[key]
         for key in ("name", "street", "city", "state", "zip", "country", "phone")

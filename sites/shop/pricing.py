@@ -8,9 +8,19 @@ from datetime import datetime
 
 from .regions import tax_rate
 
-#: Orders at or above this amount (after discounts) ship free.
+#: Orders at or above this amount (after discounts) ship free: a world's like; each world
+#: keeps its own in ``store_meta`` (:func:`free_shipping_from`, drawn by
+#: :func:`~webenv.sites.common.free_shipping_min`).
 FREE_SHIPPING_MIN_CENTS = 5000
 STANDARD_SHIPPING_CENTS = 599
+
+
+def free_shipping_from(conn: sqlite3.Connection) -> int:
+    """The amount from which this world's shop ships free, in cents."""
+    row = conn.execute(
+        "SELECT value FROM store_meta WHERE key = 'free_shipping_min_cents'"
+    ).fetchone()
+    return int(row[0]) if row else FREE_SHIPPING_MIN_CENTS
 
 
 @dataclass(frozen=True)
@@ -25,11 +35,14 @@ class Totals:
         return self.subtotal_cents - self.discount_cents + self.shipping_cents + self.tax_cents
 
 
-def compute_totals(subtotal_cents: int, discount_cents: int, state: str | None) -> Totals:
-    """Totals for a basket; tax depends on the ship-to state (none until it is known)."""
+def compute_totals(
+    subtotal_cents: int, discount_cents: int, state: str | None, free_from: int
+) -> Totals:
+    """Totals for a basket; tax depends on the ship-to state (none until it is known), and it
+    ships free from ``free_from`` cents (after discounts)."""
     discount = min(discount_cents, subtotal_cents)
     discounted = subtotal_cents - discount
-    ships_free = discounted >= FREE_SHIPPING_MIN_CENTS or not subtotal_cents
+    ships_free = discounted >= free_from or not subtotal_cents
     shipping = 0 if ships_free else STANDARD_SHIPPING_CENTS
     tax = round(discounted * tax_rate(state or "") / 100)
     return Totals(subtotal_cents, discount, shipping, tax)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.sites.common import free_shipping_min
 from webenv.sites.help.articles import CURRENT, SUPERSEDED
 
 from webenv.axtree import AxTree
@@ -49,7 +50,7 @@ class HelpFreeShippingGap(TaskTemplate):
     max_steps = 20
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
-        threshold = CURRENT["free_shipping_min_cents"]
+        threshold = free_shipping_min(world.seed)  # each world's own
         fee = CURRENT["standard_shipping_cents"]
         products = rows(
             world,

@@ -142,6 +142,32 @@ def test_each_world_has_its_own_expense_limits_and_both_sites_state_them(tmp_pat
     assert len(seen) >= 8, seen
 
 
+def test_each_world_has_its_own_free_shipping_amount_and_both_sites_state_it(tmp_path):
+    """The shop ships free from its world's own amount (its cart says how far off it is) and
+    the help centre's current shipping article states that amount."""
+    from webenv.sites.shop import build_database as build_shop
+    from webenv.sites.shop.pricing import compute_totals, free_shipping_from
+
+    seen = set()
+    for seed in range(10):
+        shop_path, help_path = tmp_path / f"shop-{seed}.sqlite", tmp_path / f"help-{seed}.sqlite"
+        build_shop(str(shop_path), seed, NOW, make_persona(seed))
+        build_database(str(help_path), seed, NOW, make_persona(seed))
+        with sqlite3.connect(shop_path) as shop:
+            free_from = free_shipping_from(shop)
+        body = article("shipping-costs", seed).revisions[-1].body
+        with sqlite3.connect(help_path) as help_db:
+            stored = help_db.execute(
+                "SELECT r.body FROM revisions r JOIN articles a ON a.id = r.article_id"
+                " WHERE a.slug = 'shipping-costs' ORDER BY r.number DESC LIMIT 1"
+            ).fetchone()[0]
+        assert stored == body and f"Orders of {dollars(free_from)} or more ship free" in body
+        assert compute_totals(free_from, 0, None, free_from).shipping_cents == 0
+        assert compute_totals(free_from - 1, 0, None, free_from).shipping_cents > 0
+        seen.add(free_from)
+    assert len(seen) >= 4, seen
+
+
 def test_the_accepted_cards_are_the_ones_checkout_accepts():
     from webenv.sites.shop.cards import card_brand
 
