@@ -401,7 +401,7 @@ PITCHES: dict[str, tuple[str, ...]] = {
 #: Sentences that close any description.
 ASSURANCES: tuple[str, ...] = (
     "Backed by our 30-day return policy, so you can buy with confidence.",
-    "Free shipping on orders of $50 or more.",
+    "Ships from our warehouse within one working day.",
     "One of our best-selling {department} picks.",
     "Customers keep coming back to {brand} for quality and value.",
 )
