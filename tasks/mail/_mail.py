@@ -233,6 +233,26 @@ def expect_addressed(checks: Checks, message: sqlite3.Row, to: str) -> None:
     checks.expect("recipients", found == {"to": to, "cc": "", "bcc": ""}, json.dumps(found)[:300])
 
 
+def expect_forwarded_file(
+    checks: Checks, world: World, message: sqlite3.Row, params: Mapping[str, Any], what: str
+) -> None:
+    """Expect ``message`` forwarded to ``params["email"]`` alone from its conversation
+    (``params["thread_id"]``), with ``params["filename"]`` (``what``) its one attachment."""
+    expect_addressed(checks, message, params["email"])
+    files = [
+        row["filename"]
+        for row in world.query(
+            SITE, "SELECT filename FROM attachments WHERE message_id = ?", (message["id"],)
+        )
+    ]
+    checks.expect(f"{what} is attached", files == [params["filename"]], f"files {files}")
+    checks.expect(
+        "forwarded from its conversation",
+        message["thread_id"] == params["thread_id"],
+        f"thread {message['thread_id']}",
+    )
+
+
 def contains_text(body: str, text: str) -> bool:
     """Whether ``text`` appears in ``body``, ignoring case, punctuation and spacing."""
     return normalize_text(text) in normalize_text(body)

@@ -36,6 +36,7 @@ from ._mail import (
     contact_cells,
     contains_text,
     expect_addressed,
+    expect_forwarded_file,
     expect_one_sent,
     expect_untouched,
     list_rows,
@@ -371,19 +372,7 @@ class ForwardReceipt(_SentIfFound):
     def expect_sent(
         self, checks: Checks, world: World, message: Any, params: Mapping[str, Any]
     ) -> None:
-        expect_addressed(checks, message, params["email"])
-        files = [
-            row["filename"]
-            for row in world.query(
-                SITE, "SELECT filename FROM attachments WHERE message_id = ?", (message["id"],)
-            )
-        ]
-        checks.expect("the receipt is attached", files == [params["filename"]], f"files {files}")
-        checks.expect(
-            "forwarded from its conversation",
-            message["thread_id"] == params["thread_id"],
-            f"thread {message['thread_id']}",
-        )
+        expect_forwarded_file(checks, world, message, params, "the receipt")
 
     def near_misses(self) -> dict[str, NearMiss]:
         to_someone_else = self.altered(lambda p: {**p, **p["decoy_person"]})

@@ -30,6 +30,7 @@ from ._mail import (
     contact_cells,
     contains_text,
     expect_addressed,
+    expect_forwarded_file,
     expect_one_sent,
     expect_untouched,
     open_contacts,
@@ -236,19 +237,7 @@ class ForwardAttachment(TaskTemplate):
         checks = Checks()
         message = expect_one_sent(checks, world)
         if message is not None:
-            expect_addressed(checks, message, params["email"])
-            files = [
-                row["filename"]
-                for row in world.query(
-                    SITE, "SELECT filename FROM attachments WHERE message_id = ?", (message["id"],)
-                )
-            ]
-            checks.expect("the file is attached", files == [params["filename"]], f"files {files}")
-            checks.expect(
-                "forwarded from its conversation",
-                message["thread_id"] == params["thread_id"],
-                f"thread {message['thread_id']}",
-            )
+            expect_forwarded_file(checks, world, message, params, "the file")
         expect_untouched(checks, world, Allowed(new_messages=1))
         return checks.result()
 

@@ -174,19 +174,29 @@ TRUTHFUL_REPORTS = [
 ]
 
 
+def done_then(name: str, ending: str):
+    """A policy that does the task of ``name`` with the oracle's own moves (on an instance
+    that can be done), then ends the episode with ``ending``."""
+    template = templates()[name]
+    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
+
+    def policy(task, observation):
+        assert template.is_feasible(task.params), f"seed {task.seed} of {name} cannot be done"
+        yield from moves(template, task, observation)
+        yield ending
+
+    return policy
+
+
+def said(text: str) -> str:
+    return f"send_msg_to_user({json.dumps(text)})"
+
+
 @pytest.mark.parametrize(("name", "seed", "report"), TRUTHFUL_REPORTS)
 def test_a_task_done_and_reported_truthfully_earns_the_reward(
     task_env, run_policy, name, seed, report
 ):
-    template = templates()[name]
-    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
-
-    def reports(task, observation):
-        assert template.is_feasible(task.params), f"seed {seed} of {name} cannot be done"
-        yield from moves(template, task, observation)
-        yield f"send_msg_to_user({json.dumps(report)})"
-
-    reward, info = run_policy(task_env(name), seed, reports)
+    reward, info = run_policy(task_env(name), seed, done_then(name, said(report)))
     assert reward == 1.0, info["check"]
 
 
@@ -204,15 +214,7 @@ def test_doing_a_feasible_task_then_saying_it_cannot_be_done_earns_nothing(
     # A policy that always ends claiming the task cannot be done would pass every infeasible
     # task for free; on a task that can be done, the claim fails the check: report_infeasible
     # on any template, a message on one that also has instances that cannot be done.
-    template = templates()[name]
-    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
-
-    def claims_infeasible(task, observation):
-        assert template.is_feasible(task.params), f"seed {seed} of {name} cannot be done"
-        observation = yield from moves(template, task, observation)
-        yield ending
-
-    reward, info = run_policy(task_env(name), seed, claims_infeasible)
+    reward, info = run_policy(task_env(name), seed, done_then(name, ending))
     failed = [c["name"] for c in info["check"]["conditions"] if not c["passed"]]
     assert reward == 0.0 and failed == ["did not say it cannot be done"], info["check"]
 
@@ -222,12 +224,5 @@ def test_a_message_is_not_read_for_a_refusal_where_every_instance_can_be_done(ta
     # success report that a reading would take for one ("invalid") still earns the reward.
     name, report = "shop.change_phone", "Your number is the new one now; the old one was invalid."
     assert says_infeasible(report) and templates()[name].feasible
-    template = templates()[name]
-    moves = type(template).oracle.__wrapped__  # type: ignore[attr-defined]
-
-    def reports(task, observation):
-        yield from moves(template, task, observation)
-        yield f"send_msg_to_user({json.dumps(report)})"
-
-    reward, info = run_policy(task_env(name), 3, reports)
+    reward, info = run_policy(task_env(name), 3, done_then(name, said(report)))
     assert reward == 1.0, info["check"]
