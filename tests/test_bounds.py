@@ -85,6 +85,17 @@ def fixture_app(release: threading.Event) -> Flask:
     def endless_inline() -> str:
         return "<title>Busy</title><main><h1>Busy</h1><script>for (;;) {}</script></main>"
 
+    @app.get("/keeps-reloading")
+    def keeps_reloading() -> str:
+        return "<title>Again</title><main><h1>Again</h1></main><script>location.reload()</script>"
+
+    @app.get("/keeps-refreshing/<int:hop>")
+    def keeps_refreshing(hop: int) -> str:
+        return (
+            f"<meta http-equiv='refresh' content='0;url={hop + 1}'>"
+            f"<title>Hop</title><main><h1>Hop {hop}</h1></main>"
+        )
+
     return app
 
 
@@ -245,6 +256,19 @@ def drive_env() -> dict[str, Any]:
             }
             observation, *_ = env.step('goto("/")')
             report[name]["afterwards"] = (observation["url"], observation["axtree"])
+        for name in ("keeps-reloading", "keeps-refreshing/0"):
+            for action in (f'goto("/__bounds__/{name}")', "noop()", "noop()"):
+                result, seconds = timed(lambda action=action: env.step(action))
+                observation, reward, terminated, truncated, info = result
+                report.setdefault(name, []).append(
+                    {
+                        "seconds": seconds,
+                        "fault": info.get("error", ""),
+                        "ended": terminated or truncated,
+                        "axtree": observation["axtree"],
+                        "error": observation["last_action_error"],
+                    }
+                )
         observation, _ = env.reset(seed=1)
         report["reset"] = observation["axtree"]
     return report
@@ -280,6 +304,19 @@ def test_the_env_works_after_a_stuck_page(env_report, name):
     assert url.startswith("http://shop.localhost:") and url.endswith("/")
     assert 'searchbox "Search products"' in axtree
     assert 'searchbox "Search products"' in env_report["reset"]
+
+
+@pytest.mark.parametrize("name", ["keeps-reloading", "keeps-refreshing/0"])
+def test_a_page_that_keeps_navigating_is_no_fault(env_report, name):
+    """A page that reloads or refreshes itself without end is a page, not a browser crash:
+    each step returns within its bound, observes what it can (or says it could not), and the
+    episode goes on."""
+    for step in env_report[name]:
+        assert step["fault"] == "" and not step["ended"]
+        assert step["seconds"] < act_bound(TIMEOUTS) + 2 * look_bound(TIMEOUTS)
+        assert ("Again" in step["axtree"] or "Hop" in step["axtree"]) or (
+            "kept navigating" in step["error"]
+        )
 
 
 def _crash_the_watchdogs_clock(env: Any) -> None:

@@ -244,7 +244,8 @@ def reached(secret: SecretServer, b_hits: list[str]) -> list[str]:
 
 
 def act(env: Any, action: str) -> dict[str, Any]:
-    observation, *_ = env.step(action)
+    observation, _, _, _, info = env.step(action)
+    assert "error" not in info, f"{action}: {info['error']}"
     return observation
 
 

@@ -605,7 +605,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         page = None
         if not settle and session.dialog is None:
             with contextlib.suppress(PlaywrightError):
-                page = session.observe(**options)
+                page = session.observe(patient=False, **options)
         if page is None:
             page = session.settle(options, untouched=untouched)
             if page is None and session.dialog is None:

@@ -655,17 +655,43 @@ class Session:
         until_dialog(self.context, lambda: found.append(page.evaluate(script, arg)))
         return found
 
-    def observe(self, **options: Any) -> dict[str, Any]:
-        """The page's axtree text (and pruned DOM, element boxes) with element ids."""
+    def observe(self, *, patient: bool = True, **options: Any) -> dict[str, Any]:
+        """The page's axtree text (and pruned DOM, element boxes) with element ids.
+
+        A page that navigates while it is observed (a script or a meta refresh that keeps
+        reloading it) is observed again once its next document has loaded, within the settle
+        bound; one that never holds still for long enough gives an empty observation, flagged
+        in ``limited``. Only a closed page (or a browser that died) raises, and, unless
+        ``patient``, a page that navigates.
+        """
         script = "options => window.__webenv.observe(options)"
-        try:
-            result = self.page.evaluate(script, options)
-        except PlaywrightError:
-            # A page the init script could not reach (an error page): install it now.
-            self.page.evaluate(OBSERVE_JS)
-            result = self.page.evaluate(script, options)
-        self._saw(result)
-        return result  # type: ignore[no-any-return]
+        deadline = time.monotonic() + self.timeouts.settle / 1000
+        while True:
+            page = self.page
+            try:
+                try:
+                    result = page.evaluate(script, options)
+                except PlaywrightError as error:
+                    if page.is_closed() or _is_navigation(error):
+                        raise
+                    # A page the init script could not reach (an error page): install it now.
+                    page.evaluate(OBSERVE_JS)
+                    result = page.evaluate(script, options)
+            except PlaywrightError as error:
+                replaced = self.page is not page and not self.page.is_closed()  # a stuck tab closed
+                if not replaced and (not patient or page.is_closed() or not _is_navigation(error)):
+                    raise
+                remaining_ms = (deadline - time.monotonic()) * 1000
+                if remaining_ms <= 0:
+                    self.limited = f"{self.limited} {_KEPT_NAVIGATING}".strip()
+                    self._saw(None)
+                    return {}
+                if not replaced:
+                    with contextlib.suppress(PlaywrightError):
+                        page.wait_for_load_state("load", timeout=remaining_ms)
+                continue
+            self._saw(result)
+            return result  # type: ignore[no-any-return]
 
     def _saw(self, observation: Any) -> None:
         self.version = observation.get("version") if isinstance(observation, dict) else None
@@ -705,6 +731,12 @@ class Session:
                 self.context.tracing.stop(path=self.trace_path)
         with contextlib.suppress(PlaywrightError):
             self.context.close()
+
+
+_KEPT_NAVIGATING = (
+    "The page kept navigating (it reloads or redirects itself), so no observation could be "
+    "taken of it: wait with noop(), go back, or go elsewhere."
+)
 
 
 def _is_navigation(error: PlaywrightError) -> bool:
