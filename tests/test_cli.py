@@ -17,7 +17,7 @@ from rich.console import Console
 
 import webenv
 from webenv.actions import from_tool_call
-from webenv.cli import main, print_summary
+from webenv.cli import build_parser, main, print_summary
 from webenv.errors import ActionError
 from webenv.progress import BarProgress
 from webenv.rollout import EpisodeResult
@@ -34,6 +34,16 @@ def test_list_json_describes_every_template(capsys):
     assert {"webenv/shop.buy_product-v0", "webenv/shop.fill_cart-v0"} <= ids
     for row in rows:
         assert row["sites"] and isinstance(row["tags"], list)
+
+
+@pytest.mark.parametrize("command", ["eval", "validate", "demos"])
+def test_tasks_takes_every_glob_however_it_is_repeated(command):
+    parse = build_parser().parse_args
+    assert parse([command]).tasks == ["*"]
+    assert parse([command, "--tasks", "calendar.*", "help.*"]).tasks == ["calendar.*", "help.*"]
+    repeated = parse([command, "--tasks", "calendar.*", "--tasks", "help.*", "mail.*"])
+    assert repeated.tasks == ["calendar.*", "help.*", "mail.*"]
+    assert parse([command]).tasks == ["*"]  # the default list is not grown by an earlier parse
 
 
 def test_eval_writes_a_summary_and_prints_a_table(tmp_path, browser):

@@ -358,6 +358,33 @@ class HelpFormatter(argparse.HelpFormatter):
         return f"{text} (default: {shown})"
 
 
+class _Globs(argparse.Action):
+    """``--tasks a b --tasks c``: every glob given, in order; the default only when none is
+    (argparse's plain ``nargs="+"`` keeps the last flag's alone)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = getattr(namespace, self.dest)
+        setattr(namespace, self.dest, [*([] if given is self.default else given), *values])
+
+
+def add_tasks_option(parser: argparse.ArgumentParser) -> None:
+    """``--tasks GLOB...``, repeatable, every template by default."""
+    parser.add_argument(
+        "--tasks",
+        nargs="+",
+        default=["*"],
+        action=_Globs,
+        metavar="GLOB",
+        help="glob(s) of template names (the flag may be repeated)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="webenv",
@@ -396,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="--agent openai: the API key (default: $OPENAI_API_KEY; none is fine "
         "for local servers)",
     )
-    ev.add_argument("--tasks", nargs="+", default=["*"], help="glob(s) of template names")
+    add_tasks_option(ev)
     ev.add_argument("--episodes", type=int, default=5, help="episodes per task")
     ev.add_argument("--seed", type=int, default=0, help="first seed")
     ev.add_argument("--seeds", type=parse_seeds, help="explicit seeds, e.g. 0-99")
@@ -444,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
         help="audit task templates: oracle, no-ops, near-misses, answers, goals, diversity",
     )
-    check.add_argument("--tasks", nargs="+", default=["*"], help="glob(s) of template names")
+    add_tasks_option(check)
     check.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds per template")
     check.add_argument("--seed", type=int, default=0, help="first seed")
     check.add_argument(

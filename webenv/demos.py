@@ -365,14 +365,14 @@ def card(summary: Mapping[str, Any], command: str, max_tokens: int | None) -> st
 
 def add_demos_command(commands: Any, formatter: type[argparse.HelpFormatter]) -> None:
     """Add ``demos`` to the ``webenv`` command's subparsers."""
-    from .cli import parse_profiles, parse_seeds
+    from .cli import add_tasks_option, parse_profiles, parse_seeds
 
     demos = commands.add_parser(
         "demos",
         formatter_class=formatter,
         help="write the oracle's episodes as chat transcripts (JSONL) for fine-tuning",
     )
-    demos.add_argument("--tasks", nargs="+", default=["*"], help="glob(s) of template names")
+    add_tasks_option(demos)
     demos.add_argument(
         "--seeds", type=parse_seeds, default="0-9", help="seeds: a range, a list, or both"
     )
