@@ -391,6 +391,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         """The current viewport, whatever ``observe`` computes (None between episodes)."""
         if self._session is None or self._session.dialog is not None:
             return None
+        self._session.looked()  # outside a step's look: a bound of its own
         return self._session.screenshot()
 
     def close(self) -> None:

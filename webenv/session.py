@@ -293,6 +293,10 @@ class Session:
         #: Why the last :meth:`settle` ended at its bound with the page not settled ("" if
         #: it settled): its observation may show the page half-done.
         self.unsettled = ""
+        #: When the current step's :meth:`settle` reaches its bound (None before it runs):
+        #: observing and the screenshot after it share the ``action`` bound past it, so that
+        #: a step's look stays within what :meth:`bounded` gives it.
+        self._settle_until: float | None = None
         #: Set by :meth:`start_at` until the start page has settled: a start page that does
         #: not settle in time stops the reset (``interrupted``) rather than being observed.
         self._starting = False
@@ -351,6 +355,7 @@ class Session:
     def begin_step(self) -> None:
         """A new step: its dialogs are counted from zero, and nothing was refused yet."""
         self.interrupted = self.limited = ""
+        self.looked()
         self._dialogs_in_step.clear()
 
     def _adopt(self, page: Page) -> None:
@@ -572,6 +577,8 @@ class Session:
         the start page (:meth:`start_at`), which is given the bound twice, ``interrupted``, so
         that the reset tries again on a fresh context.
         """
+        rounds = 2 if self._starting and self.dialog is None else 1
+        self._settle_until = time.monotonic() + rounds * self.timeouts.settle / 1000
         settled, result = self._settle_rounds(observe, untouched)
         starting, self._starting = self._starting, False
         if starting and not settled and self.dialog is None:
@@ -665,7 +672,7 @@ class Session:
         ``patient``, a page that navigates.
         """
         script = "options => window.__webenv.observe(options)"
-        deadline = time.monotonic() + self.timeouts.settle / 1000
+        deadline = self._look_deadline(1 / 3)
         while True:
             page = self.page
             try:
@@ -693,6 +700,18 @@ class Session:
             self._saw(result)
             return result  # type: ignore[no-any-return]
 
+    def looked(self) -> None:
+        """The step's look at the page is over: a later :meth:`observe` or
+        :meth:`screenshot` (a ``render()`` between steps) has bounds of its own."""
+        self._settle_until = None
+
+    def _look_deadline(self, share: float) -> float:
+        """When a look at the page must end: ``share`` of the ``action`` bound past the
+        step's settle bound, or, with no settle this step, a settle bound from now."""
+        if self._settle_until is None:
+            return time.monotonic() + self.timeouts.settle / 1000
+        return self._settle_until + share * self.timeouts.action / 1000
+
     def _saw(self, observation: Any) -> None:
         self.version = observation.get("version") if isinstance(observation, dict) else None
 
@@ -701,17 +720,42 @@ class Session:
 
         Straight from Chromium's compositor (PNG encoded for speed) unless a text caret or an
         animation could make the picture depend on the moment it is taken; then through
-        Playwright, which hides the caret and stops animations first.
+        Playwright, which hides the caret and stops animations first, within the step's bound.
+        A page that navigates all the while (it reloads itself) gives a black viewport,
+        flagged in ``limited`` (the compositor, asked directly, may never answer for it). Only
+        a browser that died raises.
         """
         page = self.page
         png = None
         with contextlib.suppress(PlaywrightError):
             if self._evaluate(page, _UNSTEADY_JS, None) == [False]:
-                capture = self._cdp(page).send("Page.captureScreenshot", _CAPTURE)
-                png = base64.b64decode(capture["data"])
+                png = self._capture(page, self._look_deadline(1 / 2) - time.monotonic())
         if png is None:
-            png = page.screenshot(type="png", animations="disabled", caret="hide")
+            remaining_ms = (self._look_deadline(5 / 6) - time.monotonic()) * 1000
+            try:
+                png = page.screenshot(
+                    type="png",
+                    animations="disabled",
+                    caret="hide",
+                    timeout=min(self.timeouts.action, max(remaining_ms, 1.0)),
+                )
+            except PlaywrightError:
+                browser = self.context.browser
+                if browser is None or not browser.is_connected():
+                    raise
+        if png is None:
+            self.limited = f"{self.limited} {_NO_SCREENSHOT}".strip()
+            size = page.viewport_size or {"width": 1280, "height": 720}
+            return np.zeros((size["height"], size["width"], 3), dtype=np.uint8)
         return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+    def _capture(self, page: Page, seconds: float) -> bytes:
+        """The compositor's picture of ``page``, as PNG, or a Playwright error after
+        ``seconds`` (at least a quarter of one, at most the ``action`` bound): a page that
+        navigates all the while may never give its picture."""
+        seconds = min(max(seconds, 0.25), self.timeouts.action / 1000)
+        capture = self._cdp(page).send("Page.captureScreenshot", _CAPTURE, timeout=seconds * 1000)
+        return base64.b64decode(capture["data"])
 
     def _forget_cdp(self, page: Page) -> None:
         self._cdp_sessions.pop(page, None)
@@ -736,6 +780,12 @@ class Session:
 _KEPT_NAVIGATING = (
     "The page kept navigating (it reloads or redirects itself), so no observation could be "
     "taken of it: wait with noop(), go back, or go elsewhere."
+)
+
+
+_NO_SCREENSHOT = (
+    "No screenshot could be taken of the page (it kept navigating), so the screenshot is "
+    "black: wait with noop(), go back, or go elsewhere."
 )
 
 
