@@ -597,7 +597,7 @@ class Session:
                 # tries again on a fresh context, then reports a fault.
                 self.interrupted = f"The start page {self.page.url[:200]} did not settle in time."
             else:
-                self.limited = f"{self.limited} {self.unsettled}".strip()
+                self._limit(self.unsettled)
         return result
 
     def _settle_rounds(
@@ -690,7 +690,7 @@ class Session:
                     raise
                 remaining_ms = (deadline - time.monotonic()) * 1000
                 if remaining_ms <= 0:
-                    self.limited = f"{self.limited} {_KEPT_NAVIGATING}".strip()
+                    self._limit(_KEPT_NAVIGATING)
                     self._saw(None)
                     return {}
                 if not replaced:
@@ -699,6 +699,10 @@ class Session:
                 continue
             self._saw(result)
             return result  # type: ignore[no-any-return]
+
+    def _limit(self, why: str) -> None:
+        """Add ``why`` to what a bound cut short in this step (``limited``)."""
+        self.limited = f"{self.limited} {why}".strip()
 
     def looked(self) -> None:
         """The step's look at the page is over: a later :meth:`observe` or
@@ -744,7 +748,7 @@ class Session:
                 if browser is None or not browser.is_connected():
                     raise
         if png is None:
-            self.limited = f"{self.limited} {_NO_SCREENSHOT}".strip()
+            self._limit(_NO_SCREENSHOT)
             size = page.viewport_size or {"width": 1280, "height": 720}
             return np.zeros((size["height"], size["width"], 3), dtype=np.uint8)
         return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
