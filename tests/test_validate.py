@@ -3,6 +3,7 @@ the reason that names its flaw, and the command exits 1."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -23,6 +24,7 @@ from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate
 from webenv.validate import (
     CHECKS,
     DONE,
+    PolicyRun,
     alternatives,
     answer_battery,
     check_answers,
@@ -421,3 +423,44 @@ def test_run_policy_grades_what_a_stopped_policy_left_and_reports_a_raising_one(
     assert shown == ["", "noop()", DONE]  # the reset's observation, then each step's
     assert broken.error == "the policy raised ValueError('a bug of the policy')"
     assert broken.steps == 1 and broken.answer is None
+
+
+def test_a_near_miss_that_earns_says_when_it_may_never_have_made_its_move():
+    # A near-miss cut short by the step limit, or stopped for want of something to act on,
+    # may have earned the reward for what it did not do: the reason says so, and it still
+    # fails, since the near-miss needs mending before it tests the check.
+    from webenv.validate.audit import _episode_case
+
+    limited = PolicyRun(seed=11, reward=1.0, steps=15, truncated=True)
+    case = _episode_case(limited, False, "damage")
+    assert not case.passed
+    assert case.reason == "earns 1.0, cut short by the step limit after 15 steps"
+    trail = [['click("4")', "", "u"], ["policy stopped: NotFound('no event')"], [DONE, "", "u"]]
+    stopped = PolicyRun(seed=11, reward=1.0, steps=2, terminated=True, trail=trail)
+    assert _episode_case(stopped, False).reason == (
+        "earns 1.0, but the policy stopped: NotFound('no event')"
+    )
+    done = PolicyRun(seed=11, reward=1.0, steps=2, terminated=True, trail=trail[:1])
+    assert _episode_case(done, False).reason == "earns 1.0"
+    assert _episode_case(dataclasses.replace(done, reward=0.0), False).passed
+
+
+def test_the_calendar_damage_finds_an_event_of_the_users_own_on_every_seed_it_ran_out_on(browser):
+    # On seeds 11, 23 and 25 the weeks ahead begin with invitations and recurring events only:
+    # the damage opened each occurrence in turn and ran out of steps, and so earned the
+    # reward without deleting anything. It now tries each title once and cancels an
+    # occurrence of a series the user organises, as a careless agent would.
+    template = webenv.tasks.get_template("calendar.book_if_free")
+    misses = template.near_misses()
+    labels = [label for label in misses if "deleted or cancelled an unrelated event" in label]
+    assert len(labels) == 2
+    env = gym.make(env_id(template))
+    try:
+        for seed in (11, 23, 25):
+            for label in labels:
+                run = run_policy(env, seed, misses[label])
+                assert run.terminated and not run.truncated, (seed, label, run.trail)
+                failed = [c["name"] for c in run.check["conditions"] if not c["passed"]]
+                assert failed == ["nothing else of the user's changed"], (seed, label, failed)
+    finally:
+        env.close()

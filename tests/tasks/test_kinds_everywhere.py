@@ -31,14 +31,20 @@ REPRESENTATIVES = (
 )
 #: Seeds tried in turn until the kind strikes on a page the oracle meets.
 SEEDS = (0, 1, 2, 3)
-#: Kinds an oracle may not meet, with why: a dead link is only shown, and needs getting past
-#: only when the oracle follows it; the forms portal lets a session run out only on its home
-#: and account pages, which forms oracles leave before the wall's page view comes.
-MAY_MISS = {("links.dead_link", None), ("walls.session_expiry", "forms")}
-
-
-def may_miss(kind: str, name: str) -> bool:
-    return (kind, None) in MAY_MISS or (kind, name.split(".")[0]) in MAY_MISS
+#: Kinds that strike only some pages, on representatives whose oracle meets none of them:
+#: forcing them there would test nothing, and cost an episode a seed (measured: no episode of
+#: seeds 0-11 met them). A dead link needs getting past only where the oracle follows a link
+#: it broke; the forms portal lets a session run out only on its home and account pages.
+OFF_THE_PATH = {
+    ("links.dead_link", "shop.buy_product"),
+    ("links.dead_link", "workflows.buy_requested_item"),
+    ("walls.session_expiry", "forms.file_expense_report"),
+}
+#: Where the kind meets the oracle on few seeds, the first seeds that do (measured).
+FIRST_MET = {
+    ("links.dead_link", "mail.reply_to_thread"): (6,),
+    ("links.dead_link", "forms.file_expense_report"): (3,),
+}
 
 
 def _applies(kind: str, name: str) -> bool:
@@ -54,7 +60,11 @@ def _cases() -> list[object]:
     them in the full matrix."""
     cases: list[object] = []
     for kind in sorted(KINDS):
-        names = [name for name in REPRESENTATIVES if _applies(kind, name)]
+        names = [
+            name
+            for name in REPRESENTATIVES
+            if _applies(kind, name) and (kind, name) not in OFF_THE_PATH
+        ]
         if not names:
             continue
         mine = rotation.choice(names, "kind", kind)
@@ -75,14 +85,15 @@ def oracle(task, observation):
 @pytest.mark.parametrize(("name", "kind"), CASES)
 def test_the_oracle_gets_past_each_kind_on_each_site(task_env, run_policy, name, kind):
     env = task_env(name)
-    for seed in SEEDS:
+    seeds = FIRST_MET.get((kind, name), SEEDS)
+    for seed in seeds:
         reward, info = run_policy(env, seed, oracle, strict=False, perturb={kind: 1.0})
         assert reward == 1.0, json.dumps({"seed": seed, **info}, indent=1, default=str)[:4000]
         seen = {event["what"] for event in info["events"] if event["kind"] == kind}
         if "recovered" in seen:
             return
-        assert not seen or may_miss(kind, name), (seed, "met but not got past", info["events"])
-    assert may_miss(kind, name), f"{kind} struck on none of the seeds {SEEDS}"
+        assert not seen, (seed, "met but not got past", info["events"])
+    raise AssertionError(f"{kind} met the oracle on none of the seeds {seeds}")
 
 
 #: Episodes where links.dead_link breaks the links of more than one order in the order history
@@ -106,8 +117,13 @@ def test_the_oracle_gets_past_several_dead_links_in_one_list(
     assert reward == 1.0, json.dumps(info["trail"], indent=1)[:4000]
 
 
-def test_every_kind_applies_to_some_representative():
-    covered = {kind for name in REPRESENTATIVES for kind in KINDS if _applies(kind, name)}
+def test_every_kind_meets_the_oracle_of_some_representative():
+    covered = {
+        kind
+        for name in REPRESENTATIVES
+        for kind in KINDS
+        if _applies(kind, name) and (kind, name) not in OFF_THE_PATH
+    }
     assert covered == set(KINDS)
 
 

@@ -30,8 +30,20 @@ def _episode_case(run: PolicyRun, want_success: bool, label: str = "", keep: boo
         reason = f"reward {run.reward} after {run.steps} steps ({why})"[:300]
         return Case(False, reason, run.seed, label, run.to_dict())
     if not want_success and run.reward != 0.0:
-        return Case(False, f"earns {run.reward}", run.seed, label, run.to_dict())
+        return Case(False, f"earns {run.reward}{_cut_short(run)}", run.seed, label, run.to_dict())
     return Case(True, f"reward {run.reward}", run.seed, label, run.to_dict() if keep else None)
+
+
+def _cut_short(run: PolicyRun) -> str:
+    """Why a policy that earned what it should not may never have made its move: the step
+    limit came first, or it found nothing to act on. Such a near-miss needs mending, and the
+    check may be sound."""
+    if run.truncated:
+        return f", cut short by the step limit after {run.steps} steps"
+    for line in run.trail:
+        if len(line) == 1 and line[0].startswith("policy stopped: "):
+            return f", but the {line[0][:240]}"
+    return ""
 
 
 def _guarded(env: gym.Env[Any, Any], seed: int, policy: Policy, **options: Any) -> PolicyRun:
