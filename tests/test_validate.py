@@ -383,6 +383,11 @@ def test_broken_templates_fail_with_their_reasons_and_exit_1(
     assert "FAIL broken.oracle_answers_wrong oracle: seed 0: reward 0.0" in printed
     assert "0 of 3 templates passed every check." in printed
     assert "broken.oracle_answers_wrong: the oracle on 1 seeds" in captured.err
+    # Each audit's verdict as it ends, before the table.
+    assert "broken.oracle_answers_wrong: FAIL oracle, answers\n" in captured.err
+    assert "broken.check_passes_untouched: FAIL untouched, noop, random, near-misses" in (
+        captured.err
+    )
 
 
 def test_a_template_a_worker_cannot_import_fails_with_what_to_do(capsys, registered):

@@ -139,9 +139,13 @@ def validate_template(
     if static["nonzero"].skipped == "the check does not use check_answer":
         reports["nonzero"] = check_nonzero(template, answers, len(seeds))
     order = [name for name in check_order(profiles) if name in reports]
-    return TemplateReport(
+    report = TemplateReport(
         template.name, env_id(template), tuple(seeds), tuple(reports[n] for n in order)
     )
+    failed = [check.name for check in report.checks if not check.passed]
+    # Said as each audit ends: a long run's table comes only once every template is done.
+    say(f"{template.name}: " + (f"FAIL {', '.join(failed)}" if failed else "passed every check"))
+    return report
 
 
 def validate_templates(
