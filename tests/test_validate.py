@@ -9,6 +9,8 @@ import os
 import random
 import re
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,12 +21,14 @@ from webenv.suite.shop._shop import money
 from webenv.suite.shop.order_total import OrderTotal
 
 import webenv.tasks
+from tests.commands import AS_FROM_A_TERMINAL
 from webenv.cli import main
 from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate, env_id, register
 from webenv.validate import (
     CHECKS,
     DONE,
     PolicyRun,
+    ValidationInterrupted,
     alternatives,
     answer_battery,
     check_answers,
@@ -33,6 +37,8 @@ from webenv.validate import (
     is_degenerate,
     run_policy,
     same_kind_candidates,
+    table,
+    validate_templates,
 )
 from webenv.world import World
 
@@ -469,3 +475,52 @@ def test_the_calendar_damage_finds_an_event_of_the_users_own_on_every_seed_it_ra
                 assert failed == ["nothing else of the user's changed"], (seed, label, failed)
     finally:
         env.close()
+
+
+def test_ctrl_c_keeps_the_audits_that_ended(registered, browser):
+    # In this process: the first template's audit ends, Ctrl-C comes as the second starts.
+    registered(CheckPassesUntouched)
+    registered(OracleAnswersWrong)
+    chosen = [webenv.tasks.get_template(n) for n in ("broken.check_passes_untouched",
+                                                     "broken.oracle_answers_wrong")]  # fmt: skip
+
+    def progress(line: str) -> None:
+        if line.startswith("broken.oracle_answers_wrong: the oracle"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(ValidationInterrupted) as stopped:
+        validate_templates(chosen, [0], ["none"], random_steps=2, progress=progress)
+    report = stopped.value.report
+    assert [t.template for t in report.templates] == ["broken.check_passes_untouched"]
+    assert report.not_audited == ("broken.oracle_answers_wrong",)
+    assert not report.passed and report.to_dict()["not_audited"] == list(report.not_audited)
+    assert list(table(report))[-1] == (
+        "Interrupted: 1 template not audited: broken.oracle_answers_wrong"
+    )
+
+
+def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, browser):
+    # As a person stops a long run: the workers' audits that ended are in the table and the
+    # JSON, the rest are named, and the exit status is 130.
+    out = tmp_path / "validate.json"
+    args = ["validate", "--tasks", "shop.change_phone", "--tasks", "shop.order_total"]
+    args += ["--seeds", "1", "--profiles", "none", "--random-steps", "2", "--workers", "1"]
+    with subprocess.Popen(
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *args, "--json", str(out)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    ) as process:  # fmt: skip
+        assert process.stderr is not None and process.stdout is not None
+        said = []
+        for line in process.stderr:
+            said.append(line)
+            if line.startswith("shop.order_total: the oracle"):  # the first audit has ended
+                process.send_signal(signal.SIGINT)
+                break
+        printed = process.stdout.read()
+        assert process.wait(timeout=60) == 130, (said, printed)
+    assert "shop.change_phone: passed every check\n" in said
+    assert "1 of 1 template passed every check." in printed
+    assert "Interrupted: 1 template not audited: shop.order_total" in printed
+    written = json.loads(out.read_text())
+    assert [t["template"] for t in written["templates"]] == ["shop.change_phone"]
+    assert written["not_audited"] == ["shop.order_total"] and written["passed"] is False

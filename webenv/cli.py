@@ -201,7 +201,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Audit templates (:func:`webenv.validate.validate_templates`): a table, JSON, exit 1
     on a failure."""
-    from .validate import table, validate_templates  # imported here: no other command needs it
+    # Imported here: no other command needs them.
+    from .validate import ValidationInterrupted, table, validate_templates
 
     chosen = choose_tasks(args.tasks)
     if args.seeds < 1:
@@ -209,20 +210,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.workers < 0:
         raise WebEnvError(f"--workers must be 0 or more, not {args.workers}.")
     profiles = [p for p in args.profiles if p != "none"]
-    report = validate_templates(
-        chosen,
-        range(args.seed, args.seed + args.seeds),
-        profiles,
-        random_steps=args.random_steps,
-        workers=args.workers,
-        progress=lambda line: print(line, file=sys.stderr, flush=True),
-    )
+    interrupted = False
+    try:
+        report = validate_templates(
+            chosen,
+            range(args.seed, args.seed + args.seeds),
+            profiles,
+            random_steps=args.random_steps,
+            workers=args.workers,
+            progress=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+    except ValidationInterrupted as stopped:  # Ctrl-C: what was audited is kept
+        report, interrupted = stopped.report, True
     print("\n".join(table(report)))
     if args.json:
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report.to_dict(), indent=1, ensure_ascii=False))
         print(f"\nWrote the full results to {args.json}")
+    if interrupted:
+        return 130
     return 0 if report.passed else 1
 
 

@@ -23,7 +23,16 @@ from .battery import (
 )
 from .episodes import DONE, Policy, PolicyRun, idle, oracle_policy, random_policy, run_policy
 from .instances import check_instances
-from .report import CHECKS, RUN, Case, CheckReport, TemplateReport, ValidationReport, table
+from .report import (
+    CHECKS,
+    RUN,
+    Case,
+    CheckReport,
+    TemplateReport,
+    ValidationInterrupted,
+    ValidationReport,
+    table,
+)
 
 __all__ = [
     "CHECKS",
@@ -35,6 +44,7 @@ __all__ = [
     "Policy",
     "PolicyRun",
     "TemplateReport",
+    "ValidationInterrupted",
     "ValidationReport",
     "alternatives",
     "answer_battery",

@@ -14,7 +14,14 @@ from ..tasks import TaskTemplate, env_id
 from .battery import check_answers, check_nonzero
 from .episodes import Policy, PolicyRun, idle, oracle_policy, random_policy, run_policy
 from .instances import check_instances
-from .report import Case, CheckReport, TemplateReport, ValidationReport, check_order
+from .report import (
+    Case,
+    CheckReport,
+    TemplateReport,
+    ValidationInterrupted,
+    ValidationReport,
+    check_order,
+)
 
 #: Profiles checked by default.
 PROFILES = ("light", "heavy", "adversarial", "heavy+stale")
@@ -164,12 +171,24 @@ def validate_templates(
     order of ``templates`` either way.
     """
     templates, seeds = list(templates), list(seeds)
-    if workers:
-        from .parallel import validate_in_workers
+    named = tuple(p for p in profiles if p != "none")
+    reports: dict[str, TemplateReport] = {}
+    try:
+        if workers:
+            from .parallel import validate_in_workers
 
-        say = options.pop("progress", None) is not None
-        found = validate_in_workers(templates, seeds, profiles, workers, progress=say, **options)
-        reports = tuple(found)
-    else:
-        reports = tuple(validate_template(t, seeds, profiles, **options) for t in templates)
-    return ValidationReport(reports, tuple(seeds), tuple(p for p in profiles if p != "none"))
+            say = options.pop("progress", None) is not None
+            validate_in_workers(
+                templates, seeds, profiles, workers, progress=say, into=reports, **options
+            )
+        else:
+            for template in templates:
+                reports[template.name] = validate_template(template, seeds, profiles, **options)
+    except KeyboardInterrupt:
+        ended = tuple(reports[t.name] for t in templates if t.name in reports)
+        left = tuple(t.name for t in templates if t.name not in reports)
+        raise ValidationInterrupted(
+            ValidationReport(ended, tuple(seeds), named, not_audited=left)
+        ) from None
+    ordered = tuple(reports[template.name] for template in templates)
+    return ValidationReport(ordered, tuple(seeds), named)

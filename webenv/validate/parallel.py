@@ -131,10 +131,13 @@ def validate_in_workers(
     workers: int,
     *,
     progress: bool = False,
+    into: dict[str, TemplateReport] | None = None,
     **options: Any,
 ) -> list[TemplateReport]:
     """:func:`~webenv.validate.validate_template` of each of ``templates`` in a fresh
     (``spawn``) process, ``workers`` at once; the reports in the order of ``templates``.
+    ``into``: a dict that gets each report by template name as it comes, so that a caller
+    interrupted (Ctrl-C) keeps those of the audits that had ended.
 
     A template is sent to its worker by its class's module and name, which the worker imports
     (a template registered only in this session, by a test or a script, is registered there
@@ -147,7 +150,7 @@ def validate_in_workers(
     context = multiprocessing.get_context("spawn")
     pending = deque(templates)
     running: list[_Running] = []
-    reports: dict[str, TemplateReport] = {}
+    reports: dict[str, TemplateReport] = {} if into is None else into
     args = (tuple(seeds), tuple(profiles), dict(options), progress)
     try:
         while pending or running:

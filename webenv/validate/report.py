@@ -137,10 +137,12 @@ class ValidationReport:
     templates: tuple[TemplateReport, ...]
     seeds: tuple[int, ...]
     profiles: tuple[str, ...]
+    #: Templates asked for whose audit never ended: the run was interrupted (Ctrl-C) first.
+    not_audited: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
-        return all(report.passed for report in self.templates)
+        return not self.not_audited and all(report.passed for report in self.templates)
 
     @property
     def check_names(self) -> list[str]:
@@ -155,7 +157,17 @@ class ValidationReport:
             "profiles": list(self.profiles),
             "checks": self.check_names,
             "templates": [report.to_dict() for report in self.templates],
+            "not_audited": list(self.not_audited),
         }
+
+
+class ValidationInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an audit: ``report`` holds the templates whose audit had ended, and
+    names the others in ``not_audited``."""
+
+    def __init__(self, report: ValidationReport):
+        super().__init__(f"interrupted with {len(report.not_audited)} templates not audited")
+        self.report = report
 
 
 #: The check of a template whose audit ended without a report: its worker died, or the audit
@@ -194,3 +206,9 @@ def table(report: ValidationReport) -> Iterator[str]:
     passed = sum(template.passed for template in report.templates)
     count = len(report.templates)
     yield f"{passed} of {count} template{'' if count == 1 else 's'} passed every check."
+    if report.not_audited:
+        left = len(report.not_audited)
+        yield (
+            f"Interrupted: {left} template{'' if left == 1 else 's'} not audited: "
+            + ", ".join(report.not_audited)
+        )
