@@ -40,16 +40,20 @@ $(DEMO_VENV)/.installed: pyproject.toml setup.py $(DEMO_SOURCES)
 unexport PYTHONDONTWRITEBYTECODE
 
 # Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
-PYTEST := $(BIN)/pytest -n 2 --dist loadgroup
+# Three workers on two cores: much of a browser test is waiting on Chromium and the sites, and a
+# third worker fills those waits (see the README's Tests section for the measurements).
+TEST_WORKERS ?= 3
+PYTEST := $(BIN)/pytest --dist loadgroup
 
 ## The test suite (real Chromium, real Flask, real SQLite): the unit and browser tiers, and this
 ## run's slice of the full matrix (its seed is printed; WEBENV_TEST_SEED=N repeats a run).
 test: setup test-tools
-	$(PYTEST) -m "not suite" --durations=15
+	$(PYTEST) -n $(TEST_WORKERS) -m "not suite" --durations=15
 
-## Everything, the full matrix of templates, seeds and profiles included.
+## Everything, the full matrix of templates, seeds and profiles included (two workers: its
+## saturated-CPU tests run for many minutes, and the others beside them wait less).
 test-full: setup test-tools
-	$(PYTEST) --durations=25
+	$(PYTEST) -n 2 --durations=25
 
 ## The tests that need no browser (seconds).
 test-unit: setup
