@@ -447,7 +447,9 @@ def test_a_near_miss_that_earns_says_when_it_may_never_have_made_its_move():
     assert not case.passed
     assert case.reason == "earns 1.0, cut short by the step limit after 15 steps"
     trail = [['click("4")', "", "u"], ["policy stopped: NotFound('no event')"], [DONE, "", "u"]]
-    stopped = PolicyRun(seed=11, reward=1.0, steps=2, terminated=True, trail=trail)
+    stopped = PolicyRun(
+        seed=11, reward=1.0, steps=2, terminated=True, trail=trail, stopped="NotFound('no event')"
+    )
     assert _episode_case(stopped, False).reason == (
         "earns 1.0, but the policy stopped: NotFound('no event')"
     )

@@ -47,9 +47,8 @@ def _cut_short(run: PolicyRun) -> str:
     check may be sound."""
     if run.truncated:
         return f", cut short by the step limit after {run.steps} steps"
-    for line in run.trail:
-        if len(line) == 1 and line[0].startswith("policy stopped: "):
-            return f", but the {line[0][:240]}"
+    if run.stopped:
+        return f", but the policy stopped: {run.stopped[:220]}"
     return ""
 
 

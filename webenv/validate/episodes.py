@@ -37,6 +37,9 @@ class PolicyRun:
     events: list[dict[str, Any]] = field(default_factory=list)
     #: Each step as ``[action, error, url]``, and a last line saying why the policy stopped.
     trail: list[list[str]] = field(default_factory=list)
+    #: What the policy raised to stop before its end (``LookupError``: nothing it could act
+    #: on in the page), as ``repr``; "" when it ran out of moves or was never stopped so.
+    stopped: str = ""
     #: How the episode ended: the final action's message or infeasibility report, if any.
     answer: Answer | None = None
     #: Why the run could not be graded as the policy meant it: an action failed under
@@ -144,7 +147,8 @@ def _next(run: PolicyRun, steps: Oracle, observation: Mapping[str, Any] | None) 
     except StopIteration:
         run.trail.append(["policy stopped"])
     except LookupError as stop:
-        run.trail.append([f"policy stopped: {stop!r}"[:300]])
+        run.stopped = repr(stop)[:280]
+        run.trail.append([f"policy stopped: {run.stopped}"])
     except Exception as error:  # the policy's own bug: reported, not raised
         run.error = f"the policy raised {error!r}"[:400]
         run.trail.append([run.error])
