@@ -4,6 +4,7 @@ the reason that names its flaw, and the command exits 1."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import os
 import random
@@ -27,8 +28,12 @@ from webenv.tasks import Answer, CheckResult, Checks, Oracle, Task, TaskTemplate
 from webenv.validate import (
     CHECKS,
     DONE,
+    Case,
+    CheckReport,
     PolicyRun,
+    TemplateReport,
     ValidationInterrupted,
+    ValidationReport,
     alternatives,
     answer_battery,
     check_answers,
@@ -40,6 +45,7 @@ from webenv.validate import (
     table,
     validate_templates,
 )
+from webenv.validate.resume import code_of, kept_audits, save
 from webenv.world import World
 
 
@@ -300,6 +306,93 @@ def test_bad_options_are_refused_before_any_episode(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
+def _by_hand(template: TaskTemplate, code: str) -> TemplateReport:
+    """A passing audit of ``template`` on seed 0, as if a run had written it."""
+    checks = tuple(CheckReport(name, (Case(True, "by hand", 0),)) for name in ("oracle", "noop"))
+    return TemplateReport(template.name, env_id(template), (0,), checks, code)
+
+
+def test_resume_keeps_the_audits_of_unchanged_code_and_audits_the_rest_again(
+    tmp_path, capsys, registered
+):
+    class Unimportable(OrderTotal):  # a worker fails it at once: no browser needed
+        name = "broken.defined_in_a_function"
+
+    phone = webenv.tasks.get_template("shop.change_phone")
+    local = registered(Unimportable)
+    out = tmp_path / "validate.json"
+    earlier = [_by_hand(phone, code_of(phone)), _by_hand(local, "0" * 16)]
+    save(ValidationReport(tuple(earlier), (0,), (), random_steps=2), out)
+    argv = ["validate", "--tasks", "shop.change_phone", "--tasks", "broken.defined_in_a_function"]
+    argv += ["--seeds", "1", "--profiles", "none", "--random-steps", "2", "--workers", "1"]
+    assert main([*argv, "--json", str(out), "--resume"]) == 1
+    said = capsys.readouterr()
+    assert said.err.splitlines() == [
+        "broken.defined_in_a_function: its code changed since; auditing it again",
+        f"1 audit kept from {out}",
+    ]
+    assert "FAIL broken.defined_in_a_function run: a worker cannot import" in said.out
+    found = {t["template"]: t for t in json.loads(out.read_text())["templates"]}
+    assert found.keys() == {phone.name, local.name}
+    assert found[phone.name] == earlier[0].to_dict()  # kept as it was, not audited again
+    assert [c["name"] for c in found[local.name]["checks"]] == ["run"]
+    # An audit that never ended is no audit: it is run again, however unchanged the code.
+    assert main([*argv, "--json", str(out), "--resume"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "broken.defined_in_a_function: its audit never ended; auditing it again"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seeds", "2"], "holds an audit of seed 0, profiles light, 15 random steps, not seeds "
+         "0–1, profiles light, 15 random steps: give the same --seed, --seeds"),
+        (["--profiles", "heavy"], "not seed 0, profiles heavy, 15 random steps"),
+        (["--random-steps", "3"], "not seed 0, profiles light, 3 random steps"),
+        (["--json", "{out}.missing", "--tasks", "shop.nope"], "No task matches 'shop.nope'"),
+    ],
+)  # fmt: skip
+def test_resume_refuses_a_file_of_another_audit(tmp_path, capsys, argv, message):
+    out = tmp_path / "validate.json"
+    phone = webenv.tasks.get_template("shop.change_phone")
+    save(ValidationReport((_by_hand(phone, code_of(phone)),), (0,), ("light",)), out)
+    base = ["validate", "--tasks", "shop.change_phone", "--seeds", "1", "--profiles", "light"]
+    argv = [arg.format(out=out) for arg in argv]
+    assert main([*base, "--json", str(out), *argv, "--resume"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_resume_needs_a_file_it_can_read(tmp_path, capsys):
+    assert main(["validate", "--resume"]) == 2
+    assert "--resume goes on with the results of --json FILE" in capsys.readouterr().err
+    out = tmp_path / "validate.json"
+    out.write_text("{not json")
+    assert main(["validate", "--json", str(out), "--resume"]) == 2
+    assert f"{out} is not the results of webenv validate --json" in capsys.readouterr().err
+    assert out.read_text() == "{not json"  # left as it was
+    assert kept_audits(tmp_path / "none.json", [0], [], 15) == ([], [])  # a first run
+
+
+def test_the_code_of_an_audit_changes_with_the_template_s_own_module(tmp_path, registered):
+    (tmp_path / "mine_validated.py").write_text(
+        "from webenv.suite.shop.order_total import OrderTotal\n\n\n"
+        "class Mine(OrderTotal):\n    name = 'mine.order_total'\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mine = registered(importlib.import_module("mine_validated").Mine)
+        built_in = webenv.tasks.get_template("shop.order_total")
+        before, theirs = code_of(mine), code_of(built_in)
+        assert before != theirs and code_of(mine) == before
+        with (tmp_path / "mine_validated.py").open("a") as module:
+            module.write("# a change\n")
+        assert code_of(mine) != before and code_of(built_in) == theirs
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("mine_validated", None)
+
+
 # -- the command, with episodes ---------------------------------------------------------------
 
 
@@ -501,7 +594,7 @@ def test_ctrl_c_keeps_the_audits_that_ended(registered, browser):
     )
 
 
-def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, browser):
+def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, capsys, browser):
     # As a person stops a long run: the workers' audits that ended are in the table and the
     # JSON, the rest are named, and the exit status is 130.
     out = tmp_path / "validate.json"
@@ -516,6 +609,8 @@ def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, brow
         for line in process.stderr:
             said.append(line)
             if line.startswith("shop.order_total: the oracle"):  # the first audit has ended
+                # ... and is in the file already, should the run be killed rather than stopped.
+                early = json.loads(out.read_text())
                 process.send_signal(signal.SIGINT)
                 break
         printed = process.stdout.read()
@@ -526,3 +621,14 @@ def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, brow
     written = json.loads(out.read_text())
     assert [t["template"] for t in written["templates"]] == ["shop.change_phone"]
     assert written["not_audited"] == ["shop.order_total"] and written["passed"] is False
+    assert early["templates"] == written["templates"]
+    assert early["not_audited"] == ["shop.order_total"]
+    # --resume goes on with the file: the audit the worker wrote holds in this process (the
+    # same code), so it is not run again.
+    capsys.readouterr()
+    again = ["validate", "--tasks", "shop.change_phone", *args[5:-2], "--json", str(out)]
+    assert main([*again, "--resume"]) == 0
+    printed = capsys.readouterr()
+    assert printed.err == f"1 audit kept from {out}\n"
+    assert "1 of 1 template passed every check." in printed.out
+    assert json.loads(out.read_text())["templates"] == written["templates"]

@@ -30,6 +30,7 @@ from .served import ServedWorld
 from .tasks import TaskTemplate, env_id, get_template, matching, templates
 from .trusted import grader_view
 from .validate.audit import PROFILES as VALIDATE_PROFILES
+from .validate.report import RANDOM_STEPS as VALIDATE_RANDOM_STEPS
 
 DESCRIPTION = """\
 A Gymnasium environment of mock websites (a shop, a webmail client, a forms portal) for
@@ -202,31 +203,70 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Audit templates (:func:`webenv.validate.validate_templates`): a table, JSON, exit 1
     on a failure."""
     # Imported here: no other command needs them.
-    from .validate import ValidationInterrupted, table, validate_templates
+    from .validate import (
+        TemplateReport,
+        ValidationInterrupted,
+        ValidationReport,
+        table,
+        validate_templates,
+    )
+    from .validate.resume import kept_audits, save
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
 
     chosen = choose_tasks(args.tasks)
     if args.seeds < 1:
         raise WebEnvError(f"--seeds must be at least 1, not {args.seeds}.")
     if args.workers < 0:
         raise WebEnvError(f"--workers must be 0 or more, not {args.workers}.")
+    if args.resume and not args.json:
+        raise WebEnvError("--resume goes on with the results of --json FILE: name the file.")
+    seeds = range(args.seed, args.seed + args.seeds)
     profiles = [p for p in args.profiles if p != "none"]
+    path = Path(args.json) if args.json else None
+    kept: list[TemplateReport] = []
+    if args.resume and path is not None:
+        kept, dropped = kept_audits(path, seeds, profiles, args.random_steps)
+        for line in dropped:
+            say(line)
+        if kept:
+            say(f"{len(kept)} audit{'' if len(kept) == 1 else 's'} kept from {path}")
+    done = {report.template for report in kept}
+    to_audit = [template for template in chosen if template.name not in done]
+    ended = list(kept)
+
+    def whole(audited: Sequence[TemplateReport], left: Sequence[str]) -> ValidationReport:
+        return ValidationReport(
+            tuple(audited), tuple(seeds), tuple(profiles), tuple(left), args.random_steps
+        )
+
+    def keep(report: TemplateReport) -> None:  # the file holds each audit as it ends
+        ended.append(report)
+        if path is not None:
+            audited = {r.template for r in ended}
+            save(whole(ended, [t.name for t in to_audit if t.name not in audited]), path)
+
     interrupted = False
     try:
-        report = validate_templates(
-            chosen,
-            range(args.seed, args.seed + args.seeds),
+        fresh = validate_templates(
+            to_audit,
+            seeds,
             profiles,
             random_steps=args.random_steps,
             workers=args.workers,
-            progress=lambda line: print(line, file=sys.stderr, flush=True),
+            progress=say,
+            on_report=keep,
         )
+        left: tuple[str, ...] = ()
     except ValidationInterrupted as stopped:  # Ctrl-C: what was audited is kept
-        report, interrupted = stopped.report, True
+        fresh, left, interrupted = stopped.report, stopped.report.not_audited, True
+    order = {template.name: i for i, template in enumerate(chosen)}
+    audited = sorted([*kept, *fresh.templates], key=lambda r: order.get(r.template, len(order)))
+    report = whole(audited, left)
     print("\n".join(table(report)))
-    if args.json:
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(report.to_dict(), indent=1, ensure_ascii=False))
+    if path is not None:
+        save(report, path)
         print(f"\nWrote the full results to {args.json}")
     if interrupted:
         return 130
@@ -489,7 +529,10 @@ def build_parser() -> argparse.ArgumentParser:
         "only; joined with + to strike together)",
     )
     check.add_argument(
-        "--random-steps", type=int, default=15, help="the random agent's steps per episode"
+        "--random-steps",
+        type=int,
+        default=VALIDATE_RANDOM_STEPS,
+        help="the random agent's steps per episode",
     )
     check.add_argument(
         "--workers",
@@ -498,7 +541,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="worker processes, each auditing one template at a time (0: one after another "
         "in this process)",
     )
-    check.add_argument("--json", metavar="FILE", help="write the full results as JSON")
+    check.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the full results as JSON, again as each template's audit ends",
+    )
+    check.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep --json FILE's audits of the same seeds and profiles whose code is unchanged; "
+        "audit only the rest",
+    )
     check.set_defaults(run=cmd_validate)
     serve = commands.add_parser(
         "serve", formatter_class=HelpFormatter, help="serve a world's sites for a person to browse"

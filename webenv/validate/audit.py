@@ -15,6 +15,7 @@ from .battery import check_answers, check_nonzero
 from .episodes import Policy, PolicyRun, idle, oracle_policy, random_policy, run_policy
 from .instances import check_instances
 from .report import (
+    RANDOM_STEPS,
     Case,
     CheckReport,
     TemplateReport,
@@ -22,6 +23,7 @@ from .report import (
     ValidationReport,
     check_order,
 )
+from .resume import code_of
 
 #: Profiles checked by default.
 PROFILES = ("light", "heavy", "adversarial", "heavy+stale")
@@ -65,7 +67,7 @@ def validate_template(
     seeds: Sequence[int],
     profiles: Sequence[str] = PROFILES,
     *,
-    random_steps: int = 15,
+    random_steps: int = RANDOM_STEPS,
     noop_steps: int = 5,
     env_kwargs: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
@@ -146,7 +148,11 @@ def validate_template(
         reports["nonzero"] = check_nonzero(template, answers, len(seeds))
     order = [name for name in check_order(profiles) if name in reports]
     report = TemplateReport(
-        template.name, env_id(template), tuple(seeds), tuple(reports[n] for n in order)
+        template.name,
+        env_id(template),
+        tuple(seeds),
+        tuple(reports[n] for n in order),
+        code_of(template),
     )
     failed = [check.name for check in report.checks if not check.passed]
     # Said as each audit ends: a long run's table comes only once every template is done.
@@ -160,6 +166,7 @@ def validate_templates(
     profiles: Sequence[str] = PROFILES,
     *,
     workers: int = 0,
+    on_report: Callable[[TemplateReport], None] | None = None,
     **options: Any,
 ) -> ValidationReport:
     """:func:`validate_template` for each of ``templates`` (same keyword options).
@@ -167,27 +174,35 @@ def validate_templates(
     ``workers``: 0 audits them one after another in this process; more audits each template
     in a worker process of its own, that many at once (:mod:`webenv.validate.parallel`: a
     worker that dies fails its template's audit, not the others'). The reports are in the
-    order of ``templates`` either way.
+    order of ``templates`` either way. ``on_report`` is called with each template's report as
+    its audit ends (so a caller can keep it before the last one is done).
     """
     templates, seeds = list(templates), list(seeds)
     named = tuple(p for p in profiles if p != "none")
+    steps = options.get("random_steps", RANDOM_STEPS)
     reports: dict[str, TemplateReport] = {}
+
+    def ended(report: TemplateReport) -> None:
+        reports[report.template] = report
+        if on_report is not None:
+            on_report(report)
+
     try:
         if workers:
             from .parallel import validate_in_workers
 
             say = options.pop("progress", None) is not None
             validate_in_workers(
-                templates, seeds, profiles, workers, progress=say, into=reports, **options
+                templates, seeds, profiles, workers, progress=say, on_report=ended, **options
             )
         else:
             for template in templates:
-                reports[template.name] = validate_template(template, seeds, profiles, **options)
+                ended(validate_template(template, seeds, profiles, **options))
     except KeyboardInterrupt:
-        ended = tuple(reports[t.name] for t in templates if t.name in reports)
+        done = tuple(reports[t.name] for t in templates if t.name in reports)
         left = tuple(t.name for t in templates if t.name not in reports)
         raise ValidationInterrupted(
-            ValidationReport(ended, tuple(seeds), named, not_audited=left)
+            ValidationReport(done, tuple(seeds), named, not_audited=left, random_steps=steps)
         ) from None
     ordered = tuple(reports[template.name] for template in templates)
-    return ValidationReport(ordered, tuple(seeds), named)
+    return ValidationReport(ordered, tuple(seeds), named, random_steps=steps)

@@ -12,7 +12,7 @@ import signal
 import sys
 import traceback
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -131,13 +131,13 @@ def validate_in_workers(
     workers: int,
     *,
     progress: bool = False,
-    into: dict[str, TemplateReport] | None = None,
+    on_report: Callable[[TemplateReport], None] | None = None,
     **options: Any,
 ) -> list[TemplateReport]:
     """:func:`~webenv.validate.validate_template` of each of ``templates`` in a fresh
     (``spawn``) process, ``workers`` at once; the reports in the order of ``templates``.
-    ``into``: a dict that gets each report by template name as it comes, so that a caller
-    interrupted (Ctrl-C) keeps those of the audits that had ended.
+    ``on_report`` is called with each report as it comes, so that a caller interrupted
+    (Ctrl-C) keeps those of the audits that had ended.
 
     A template is sent to its worker by its class's module and name, which the worker imports
     (a template registered only in this session, by a test or a script, is registered there
@@ -150,7 +150,7 @@ def validate_in_workers(
     context = multiprocessing.get_context("spawn")
     pending = deque(templates)
     running: list[_Running] = []
-    reports: dict[str, TemplateReport] = {} if into is None else into
+    reports: dict[str, TemplateReport] = {}
     args = (tuple(seeds), tuple(profiles), dict(options), progress)
     try:
         while pending or running:
@@ -159,7 +159,9 @@ def validate_in_workers(
             ready = set(wait([w.conn for w in running] + [w.process.sentinel for w in running]))
             for worker in [w for w in running if {w.conn, w.process.sentinel} & ready]:
                 running.remove(worker)
-                reports[worker.template.name] = worker.result(seeds)
+                report = reports[worker.template.name] = worker.result(seeds)
+                if on_report is not None:
+                    on_report(report)
     finally:
         for worker in running:  # Ctrl-C, or an error of this process
             worker.process.kill()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..perturb import PROFILES as PERTURB_PROFILES
+
+#: The random agent's steps per episode, by default.
+RANDOM_STEPS = 15
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,17 @@ class Case:
         if self.episode is not None:
             data["episode"] = self.episode
         return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Case:
+        """The case of :meth:`to_dict`."""
+        return cls(
+            bool(data["passed"]),
+            str(data.get("reason", "")),
+            data.get("seed"),
+            str(data.get("label", "")),
+            data.get("episode"),
+        )
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,12 @@ class CheckReport:
             "cases": [case.to_dict() for case in self.cases],
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CheckReport:
+        """The check of :meth:`to_dict` (a skipped check's reason is its ``reason``)."""
+        cases = tuple(Case.from_dict(case) for case in data.get("cases", ()))
+        return cls(str(data["name"]), cases, str(data["reason"]) if data.get("skipped") else "")
+
 
 @dataclass(frozen=True)
 class TemplateReport:
@@ -84,6 +104,9 @@ class TemplateReport:
     id: str
     seeds: tuple[int, ...]
     checks: tuple[CheckReport, ...]
+    #: The fingerprint of the code the audit ran (:func:`webenv.validate.resume.code_of`):
+    #: ``webenv validate --resume`` keeps an audit only while it is unchanged.
+    code: str = ""
 
     @property
     def passed(self) -> bool:
@@ -102,8 +125,20 @@ class TemplateReport:
             "id": self.id,
             "passed": self.passed,
             "seeds": list(self.seeds),
+            "code": self.code,
             "checks": [check.to_dict() for check in self.checks],
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TemplateReport:
+        """The report of :meth:`to_dict`."""
+        return cls(
+            str(data["template"]),
+            str(data["id"]),
+            tuple(int(seed) for seed in data["seeds"]),
+            tuple(CheckReport.from_dict(check) for check in data["checks"]),
+            str(data.get("code", "")),
+        )
 
 
 #: The checks after the oracle's, in the order of the table.
@@ -139,6 +174,8 @@ class ValidationReport:
     profiles: tuple[str, ...]
     #: Templates asked for whose audit never ended: the run was interrupted (Ctrl-C) first.
     not_audited: tuple[str, ...] = ()
+    #: The random agent's steps per episode.
+    random_steps: int = RANDOM_STEPS
 
     @property
     def passed(self) -> bool:
@@ -155,6 +192,7 @@ class ValidationReport:
             "passed": self.passed,
             "seeds": list(self.seeds),
             "profiles": list(self.profiles),
+            "random_steps": self.random_steps,
             "checks": self.check_names,
             "templates": [report.to_dict() for report in self.templates],
             "not_audited": list(self.not_audited),
