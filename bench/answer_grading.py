@@ -37,6 +37,9 @@ CASES = [
     ("total", ("before tax", " ", "x $41.37"), "It came to $41.37.", 4137, {"whole": True}),
     ("number", ("7", " ", "x"), "There are 7.", 7, {}),
     ("number", ("7", "\n", "x"), "There are 7.", 7, {}),
+    # A run of number words: each word once the start of a number read to the run's end.
+    ("number", "one ", "There are 7.", 7, {}),
+    ("money", "one-one ", "It came to $41.37.", 4137, {}),
 ]
 
 

@@ -203,9 +203,32 @@ _OPEN = re.compile(
     r"|[0-9]\s?\+(?![0-9]|\s*(?:sales\s+)?(?:tax|vat|shipping|delivery|handling|fee)s?\b)"
     r"|\bat the (?:most|least)\b|\bat a (?:minimum|maximum)\b|\bplus(?=\s*(?:[.,;:!?)]|$))"
     r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
-    r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b",
+    r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b"
+    # right after the value: "12 minimum", "$58.20 tops", "$58.20, roughly", "12 (ish)"
+    r"|(?:(?<=[0-9%)])|(?<=[ap]m)|(?<=[ap]\.m\.))[\s,(]*(?:minimum|maximum|min|max|tops"
+    r"|floor|ceiling|(?:upper|lower) bound|roughly|ish|rounded|(?:in the )?ballpark"
+    r"|more or less|est|estimated?|nominal(?:ly)?)\b"
+    r"(?!\s+(?:of|for)\b)|\u00b1|\+\s?/?\s?-|\bplus or minus\b|\bor (?:thereabouts|so)\b",
     re.IGNORECASE,
 )
+#: A count left open beside an amount, where it restates what was asked for ("the cheapest
+#: rated 3+ stars costs $13.99", "4 stars or more"): it leaves no amount open.
+_OPEN_COUNT = re.compile(
+    r"(?<![$0-9.,])[0-9]+(?:\.[0-9])?\s*(?:\+|(?:stars?|reviews?|ratings?|items?)\s+or\s+"
+    r"(?:more|higher|better|above)|(?:stars?\s+)?and\s+up)",
+    re.IGNORECASE,
+)
+#: A bare number in brackets, or as a total, beside an amount or a count: "$58.20 (61)", "12
+#: (XIII)", "$58.20, 61 in total" (a number of things, "(2 items)", is no other value).
+_BARE_ASIDE = re.compile(
+    r"[(\[]\s*(?:aka\s+|or\s+|i\.?e\.?\s+)?(?:[0-9][0-9,.]*|[IVXLC]{2,}|(?i:[ivxlc]{2,}))"
+    r"\s*(?:(?:in\s+)?(?:total|all|sum)|overall|grand\s+total|all\s+told)?\s*[)\]]"
+    r"|(?:[,;]|\s-)\s+[0-9][0-9,.]*\s+(?:(?:in\s+)?(?:total|all|sum)|overall|grand\s+total"
+    r"|all\s+told)\b",
+    re.IGNORECASE,
+)
+#: A date or time moved by a number beside it: "March 4 +1", "2:30 PM, +15", "3 PM -1".
+_SHIFTED = re.compile(r"(?<=\s)[+-][0-9]{1,3}(?![0-9.,:/])")
 #: Words that make the value that follows them approximate or open: "about 5", "roughly
 #: $58.20", "~$58", "≥5", "at least 5", "up to 5", "over 5", "by March 4", "around 2:30 PM". They
 #: leave the answer open only where they qualify it: "up to 20% off" beside a count does not.
@@ -227,6 +250,8 @@ _UNSURE = re.compile(
     r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
     r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
+    r"|\b(?:iirc|afaik|afair|unverified|unconfirmed|double[- ]check|could slip)\b"
+    r"|\bif (?:my )?memory serves\b|\bto the best of my (?:knowledge|memory|recollection)\b"
     r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
     r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)"
     # another candidate held in reserve: "try the other", "it could go either way"
@@ -299,6 +324,7 @@ _REFERS = re.compile(
     r"|preceding|before|after|later|earlier|sooner|more|less|fewer|so|thereabouts|rather"
     r"|maybe|perhaps|possibly|probably|something|anything|nothing|similar|close|near|around"
     r"|about|day|days|week|weeks|month|months|year|hour|hours|minute|minutes|try|call|line"
+    r"|tomorrow|yesterday|tonight|fortnight|weekend|morning|afternoon|evening|night|lunch"
     r"|ext|extension|ending|last|same|higher|lower"
     r"|cheaper|over|under|above|below|total|subtotal|amount|price|cost|number|date|time"
     rf"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_MONTH[1:-6]})\b",
@@ -466,10 +492,18 @@ def _phones(text: str) -> _Found:
     return _Found(tuple("".join(filter(None, m.groups())) for m in _PHONE.finditer(text)))
 
 
+#: A year alone, after the word that makes it one: "posted in 2025", "since 2019".
+_YEAR_ALONE = re.compile(
+    r"\b(?:in|since|from|during|until|till|through|of|year)\s+(?:19|20)[0-9]{2}\b(?![.,]?[0-9])",
+    re.IGNORECASE,
+)
+
+
 def _without_other_kinds(text: str) -> str:
-    """``text`` with dates, times, phone numbers and ids blanked, for reading amounts."""
+    """``text`` with dates, times, years, phone numbers and ids blanked, for reading amounts."""
     for pattern in (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _TIME_12, _TIME_24, _PHONE):
         text = _blank(text, pattern)
+    text = _blank(text, _YEAR_ALONE)
     return _blank(text, _HASH_ID, _MIXED_TOKEN, _ORDINAL)
 
 
@@ -936,7 +970,36 @@ def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
             found.append((start, name))
             words = words[:start] + " " + "|" * len(name) + " " + words[start + len(needle) :]
             start = words.find(needle)
-    return [name for _, name in sorted(found)], bool(_HEDGE.search(_skeleton(words)))
+    return [name for _, name in sorted(found)], _hedged_between(words, found)
+
+
+#: Words that offer another item of a list where they stand among its names or right beside
+#: them ("A, B or C", "A and B, maybe C"), and nothing where they stand in a sentence around
+#: them ("… have not accepted, declined, or said maybe").
+_LIST_GUESSES = frozenset(("or", "either", "maybe", "perhaps", "possibly"))
+_LIST_HEDGE = re.compile(rf"{_HEDGE.pattern}|\b(?:maybe|perhaps|possibly)\b", re.IGNORECASE)
+
+
+def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
+    """Whether an "or" or "either" of ``words`` (the names written blanked out) offers another
+    item: one among the names ("A, B or C", "A and B, or maybe C"), or right beside them with
+    at most a word between ("A and B, or others", "either A and B"). One in a sentence around
+    them is none ("A and B haven't accepted or declined", "… let me know if you want me to
+    follow up or anything else")."""
+    if not found:
+        return bool(_HEDGE.search(words))
+    first = min(start for start, _ in found)
+    last = max(start + len(name) + 2 for start, name in found)
+    for hedge in _LIST_HEDGE.finditer(words):
+        if first < hedge.start() < last:
+            return True
+        before = words[last : hedge.start()] if hedge.start() >= last else ""
+        after = words[hedge.end() : first] if hedge.end() <= first else ""
+        if hedge.start() >= last and len(before.split()) <= 1:
+            return True
+        if hedge.end() <= first and len(after.split()) <= 1:
+            return True
+    return False
 
 
 #: What parts a list's items: marks, and the words that join two items.
@@ -1041,7 +1104,7 @@ def _grade(
         else:
             items, hedged = _items(text), bool(_HEDGE.search(_skeleton(normalize_text(text))))
         if hedged:
-            return Grade(False, "'or' between the items: a hedge", items)
+            return Grade(False, "an 'or' or a 'maybe' among the items: a hedge", items)
         same = items == want if kind == "list" else set(items) == set(want)
         verdict = "answered" if same else f"expected {want}, answered"
         return Grade(same, f"{verdict} {items}", items)
@@ -1096,6 +1159,9 @@ def grade(
     result = _grade(kind, text, expected, year, others)
     if not result.passed:
         return result
+    denial = _denied(kind, text, expected, result.value, year)
+    if denial:
+        return Grade(False, f"{result.reason}, but {denial!r} denies it", result.value)
     said = _without_repeats(kind, text, result.value, year)
     doubt = _UNSURE.search(_skeleton(said)) or _ranked(kind, _skeleton(said))
     if doubt:
@@ -1510,6 +1576,54 @@ def _qualified(kind: str, text: str, value: Any, year: int | None) -> str:
     return ""
 
 
+#: A word that denies what follows it: "not", "isn't", "never", "no longer".
+_DENIAL = re.compile(
+    r"\b(?:not|never|no longer|(?:is|was|are|were|does|did|do|has|had|have|wo|ca)n'?t)\b",
+    re.IGNORECASE,
+)
+#: Words that may stand between a denial and the value it denies: "not on March 4", "isn't
+#: the Blue Mug", "not exactly $5", "it's not (555) 010-…" (a bracket or a quote opens it).
+_DENIAL_FILLER = re.compile(
+    r"(?:\s+(?:the|a|an|on|at|in|for|from|exactly|quite|just|really|actually|even|be|been"
+    r"|it|called|named)\b)*[\s\"'*_]*",
+    re.IGNORECASE,
+)
+
+
+def _denied(kind: str, text: str, expected: Any, value: Any, year: int | None) -> str:
+    """The denial ("not", "isn't", "never" …) that stands right before the right value
+    ("It's not $31.42.", "Not 8.", "isn't the Blue Mug", "Not Ann Lee and Bo Park."), or ""
+    if none does. A message that gives the answer only to deny it does not give it."""
+    text = _skeleton(text)
+    for match in _DENIAL.finditer(text):
+        start = _DENIAL_FILLER.match(text, match.end())
+        rest = text[start.end() if start else match.end() :][:200]
+        if rest and _starts_with_value(kind, rest, expected, value, year):
+            return match[0]
+    return ""
+
+
+def _starts_with_value(kind: str, rest: str, expected: Any, value: Any, year: int | None) -> bool:
+    """Whether ``rest`` begins with the right value (``value`` as read; ``expected`` as given)."""
+    if kind in _READ_SAID:
+        words = []
+        for word in rest.split():
+            bare = word.strip(".,;:!?\"'*()[]")
+            if not bare or not _VALUE_WORD.fullmatch(bare):
+                break
+            words.append(word)
+            if word[-1] in ";:!?)":
+                break
+        return bool(words) and set(_READ_SAID[kind](" ".join(words), year, value).values) == {value}
+    if kind == "phone":
+        return rest[:1] in "(+0123456789" and _phones(rest[:40]).values[:1] == (value,)
+    if kind == "identifier":
+        return _canonical_id(rest[: len(str(expected)) + 12]).startswith(str(value))
+    said = f" {normalize_text(rest)} "
+    names = [expected] if kind in ("name", "string") else list(expected)
+    return any(said.startswith(f" {_name_form(str(name))} ") for name in names if str(name))
+
+
 def _sentences(text: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.!?])\s+|\n+", text) if part.strip()]
 
@@ -1554,13 +1668,35 @@ def _offers_another_answer(
     for i in giving:
         said = inside.sub(" ", sentences[i]) if inside is not None else sentences[i]
         for guess in _GUESS.finditer(said):
-            plain_or = guess[0].strip().lower() == "or" and kind in _NUMBER_KINDS
-            if plain_or and _or_joins_other_words(said, guess, kind, holds):
+            plain_or = guess[0].strip().lower() == "or"
+            if kind in ("list", "set") and guess[0].strip().lower() in _LIST_GUESSES:
+                continue  # the items' reading tells one among them (_hedged_between)
+            if (
+                plain_or
+                and kind in _NUMBER_KINDS
+                and _or_joins_other_words(said, guess, kind, holds)
+            ):
                 continue
             return f"{guess[0].strip()!r} offers another"
-        found = _OPEN.search(sentences[i]) if kind in _NUMBER_KINDS else None
+        sentence = _blank(sentences[i], _OPEN_COUNT) if kind == "money" else sentences[i]
+        found = _OPEN.search(sentence) if kind in _NUMBER_KINDS else None
+        if kind in ("date", "time") and not found:
+            found = _SHIFTED.search(sentences[i])
+        if kind in ("money", "number") and not found:
+            found = next(
+                (
+                    aside
+                    for aside in _BARE_ASIDE.finditer(
+                        _blank(sentences[i], *_OTHER_KINDS[kind], _MARKED_MONEY)
+                    )
+                    if not _restates(aside[0], holds)
+                ),
+                None,
+            )
         if found:
-            return f"{found[0].strip()!r} leaves it open"
+            return f"{found[0].strip(' ,(')!r} leaves it open"
+        if sentences[i].rstrip(" )]*_\"'").endswith("?"):
+            return "'?' asks it rather than says it"
     first = giving[0] if giving else 0
     for part in sentences[first + 1 :]:
         if _GUESS_FIRST.search(part):
@@ -1568,6 +1704,12 @@ def _offers_another_answer(
     if kind in ("name", "string") and _in_a_list(text, names):
         return "it is one of a list"
     return ""
+
+
+def _restates(aside: str, holds: Callable[[str], bool]) -> bool:
+    """Whether the number of a bare aside is the answer again ("Seven (7)", "$58.20 (58.20)")."""
+    number = re.search(r"[0-9][0-9,.]*[0-9]|[0-9]", aside)
+    return number is not None and (holds(number[0]) or holds(f"${number[0]}"))
 
 
 def _in_a_list(text: str, names: Iterable[str]) -> bool:
@@ -1596,8 +1738,8 @@ _PLACE = re.compile(
     re.IGNORECASE,
 )
 _OTHER_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "money": (*_DATES, *_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _ORDINAL, _PLACE),
-    "number": (*_DATES, *_TIMES, _PHONE, _ID_TOKEN, _PLACE),
+    "money": (*_DATES, _YEAR_ALONE, *_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _ORDINAL, _PLACE),
+    "number": (*_DATES, _YEAR_ALONE, *_TIMES, _PHONE, _ID_TOKEN, _PLACE),
     "date": (*_TIMES, _PHONE, _HASH_ID, _ID_TOKEN, _PLACE),
     "time": (*_DATES, _PHONE, _HASH_ID, _ID_TOKEN, _PLACE),
     "phone": (*_DATES, *_TIMES, _HASH_ID, _ID_TOKEN, _PLACE),
@@ -1605,12 +1747,21 @@ _OTHER_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 
 
+#: "One" as a pronoun, after a determiner: "look up another one", "the one you bought", "which
+#: one" (no number).
+_PRONOUN_ONE = re.compile(
+    r"\b(?:another|any|each|every|no|the|this|that|which|some|other|same|right|wrong|last"
+    r"|next|latest|new|old|older|newer|only|a\s+new|a\s+different)\s+one\b",
+    re.IGNORECASE,
+)
+
+
 def _offers_another_number(text: str, kind: str) -> bool:
     """Whether an "or", "either", a guess ("maybe", "possibly"…) or a spaced slash stands
     between two numbers of any form: "$58.20 or maybe 58.62", "2, maybe three", "4 (possibly
     #5)", "March 11 / 12th". A second candidate written in a form
     the kind's reader passes over is a hedge all the same."""
-    text = _skeleton(text)
+    text = _blank(_skeleton(text), _PRONOUN_ONE)
     for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
         text = _blank(text, pattern)
     if kind == "date" and _DAY_RANGE.search(text):

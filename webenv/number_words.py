@@ -72,7 +72,10 @@ _WORD = "|".join(sorted([*_VALUES, *_SCALES], key=len, reverse=True))
 _ORDINAL_WORD = "|".join(sorted(ORDINALS, key=len, reverse=True))
 #: A run of number words, ending in a number word or (for an ordinal) an ordinal word.
 SPELLED = re.compile(
-    rf"\b(?:(?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?=(?:{_WORD}|{_ORDINAL_WORD})\b))?)+"
+    # At most 16 words (a number as long as "nine hundred ninety-nine thousand nine hundred
+    # ninety-nine" has 10): a run of number words is read in pieces, not once from each of its
+    # words to its end (quadratic in a message of "one one one …").
+    rf"\b(?:(?:{_WORD})(?:[\s-]+(?:and[\s-]+)?(?=(?:{_WORD}|{_ORDINAL_WORD})\b))?){{1,16}}"
     rf"(?:{_ORDINAL_WORD})?\b|\b(?:{_ORDINAL_WORD})\b",
     re.IGNORECASE,
 )

@@ -1,0 +1,164 @@
+"""A value given only to be denied is no answer, and what sits around a value decides whether a
+careful person meant it.
+
+Rows of two independent reviews of the grader (a blind answer battery over every question
+template, and a hostile one). Most were graded the other way before; the rest are controls
+of the same rules (an "or" among a list's names was a hedge already).
+
+- **Denied:** "It's not $31.42.", "Not 8.", "isn't the Blue Mug", "Not Ann Lee and Bo Park."
+  earned the reward on every kind of answer.
+- **An "or" in the sentence around a list** ("A and B haven't accepted or declined yet", "Let
+  me know if you want me to follow up or anything else") made the list a hedge; only an "or"
+  among its items, or right beside them, is one.
+- **"One" as a pronoun** ("… or look up another one") was read as a second number.
+- **A year** ("2 reviews, posted in 2025") was read as a second count.
+- **Doubt after the value** ("12 minimum", "$58.20 tops", "(ish)", "iirc", "$58.20?", "March 4
+  or tomorrow", "+1", "± 15 min") and **a bare number in brackets** ("$58.20 (61)", "12 (XIII)")
+  passed.
+"""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+import pytest
+
+from webenv.answers import grade
+
+INVITEES = ["Sabrina Guerrero", "Shane Cross", "Amy Nelson", "Jim Lee"]
+TWO = INVITEES[:2]
+NOT_REPLIED = {"candidates": INVITEES}
+FILES = {"candidates": ["lemon-cake-recipe.txt", "q4-budget.xlsx"]}
+YEAR = {"year": 2027}
+
+DENIED = [
+    ("money", 3142, {}, "It's not $31.42."),
+    ("money", 3142, {}, "The total isn't $31.42."),
+    ("money", 3142, {}, "It was never $31.42."),
+    ("number", 8, {}, "Not 8."),
+    ("number", 8, {}, "There aren't 8."),
+    ("date", date(2027, 1, 20), YEAR, "It's not on January 20, 2027."),
+    ("date", date(2027, 1, 20), YEAR, "Not Jan 20."),
+    ("time", time(14, 30), {}, "The call is not at 2:30 PM."),
+    ("phone", "(911) 555-0954", {}, "It's not (911) 555-0954."),
+    ("identifier", "1ZPM4GX0TY8NXAFLGT", {}, "It's not 1ZPM4GX0TY8NXAFLGT."),
+    ("name", "lemon-cake-recipe.txt", FILES, "It's not lemon-cake-recipe.txt."),
+    ("name", "Velo Women's Classic Sneakers", {}, "It's not the Velo Women's Classic Sneakers."),
+    ("set", TWO, NOT_REPLIED, "Not Sabrina Guerrero and Shane Cross."),
+    ("list", TWO, NOT_REPLIED, "No longer Sabrina Guerrero, Shane Cross."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), DENIED)
+def test_a_value_given_only_to_be_denied_fails(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert not result.passed, result.reason
+    assert "denies it" in result.reason
+
+
+#: A denial beside the value that denies something else: the answer stands.
+NOT_DENIED = [
+    ("date", date(2027, 1, 20), YEAR, "The meeting is not until January 20, 2027."),
+    ("phone", "(911) 555-0954", {}, "Her number is (911) 555-0954, not the office line."),
+    ("set", TWO, NOT_REPLIED, "Sabrina Guerrero and Shane Cross haven't replied."),
+    ("set", TWO, NOT_REPLIED, "Those who haven't replied: Sabrina Guerrero and Shane Cross."),
+    ("set", TWO, NOT_REPLIED, "Not yet replied: Sabrina Guerrero and Shane Cross."),
+    ("money", 3142, {}, "I didn't find another order; it came to $31.42."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), NOT_DENIED)
+def test_a_denial_of_something_else_leaves_the_answer(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert result.passed, result.reason
+
+
+LISTS = [
+    # an "or" in the sentence around the names
+    ("Sabrina Guerrero and Shane Cross haven't accepted or declined yet.", True),
+    ("Nobody has accepted or declined among these two: Sabrina Guerrero and Shane Cross.", True),
+    ("Sabrina Guerrero and Shane Cross. Let me know if you want me to follow up with them or do "
+     "anything else.", True),
+    # an "or" among the names, or right beside them
+    ("Sabrina Guerrero or Shane Cross", False),
+    ("Sabrina Guerrero, Shane Cross or Amy Nelson", False),
+    ("Sabrina Guerrero and Shane Cross, or others", False),
+    ("Sabrina Guerrero and Shane Cross (or maybe Jim Lee)", False),
+    ("Sabrina Guerrero and Shane Cross, or possibly someone else", False),
+    ("Either Sabrina Guerrero and Shane Cross", False),
+    ("Sabrina Guerrero and Shane Cross, maybe Amy Nelson", False),
+    # a guess word in the sentence around them: an RSVP's "maybe"
+    ("Sabrina Guerrero and Shane Cross have not accepted, declined, or said maybe.", True),
+    ("Maybe Sabrina Guerrero and Shane Cross.", False),
+    ("Sabrina Guerrero and Shane Cross, possibly.", False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "ok"), LISTS)
+def test_only_an_or_among_the_items_hedges_a_list(text, ok):
+    result = grade("set", text, TWO, **NOT_REPLIED)
+    assert result.passed is ok, result.reason
+
+
+AROUND = [
+    # "one" as a pronoun, a year, a word that is no qualifier of the value
+    ("money", 48425, {}, "The total is $484.25. Let me know if you'd like me to check anything "
+     "else or look up another one.", True),
+    ("identifier", "1ZPM4GX0TY8NXAFLGT", {}, "1ZPM4GX0TY8NXAFLGT. Let me know if you need anything "
+     "else or want me to look up another one.", True),
+    ("identifier", "EXP-16178080", {}, "EXP-16178080. Let me know if you need anything else or "
+     "want me to look up another one.", True),
+    ("number", 2, {}, "It has 2 reviews, posted in 2025.", True),
+    ("number", 7, {}, "Seven (7).", True),
+    ("money", 4137, {}, "The total was $41.37, up from the cart estimate.", True),
+    ("time", time(14, 30), {}, "2:30 PM — 30 minutes long.", True),
+    ("money", 48425, {}, "$484.25 or another one", False),
+    ("number", 7, {}, "7 or one", False),
+    # doubt or an open end after the value
+    ("number", 12, {}, "12 minimum", False),
+    ("number", 12, {}, "12 (ish)", False),
+    ("number", 12, {}, "12 floor", False),
+    ("number", 12, {}, "12?", False),
+    ("number", 12, {}, "12 iirc", False),
+    ("money", 5820, {}, "$58.20 tops", False),
+    ("money", 5820, {}, "$58.20, roughly", False),
+    ("money", 5820, {}, "$58.20 upper bound", False),
+    ("money", 5820, {}, "$58.20 in the ballpark", False),
+    ("money", 5820, {}, "$58.20 (estimate)", False),
+    ("money", 5820, {}, "$58.20 afaik", False),
+    ("money", 5820, {}, "$58.20 if memory serves", False),
+    ("money", 5820, {}, "$58.20 (unverified)", False),
+    ("money", 5820, {}, "$58.20?", False),
+    ("date", date(2026, 3, 4), {"year": 2026}, "March 4, 2026 or tomorrow", False),
+    ("date", date(2026, 3, 4), {"year": 2026}, "March 4, 2026 or in a fortnight", False),
+    ("date", date(2026, 3, 4), {"year": 2026}, "March 4, 2026 +1", False),
+    ("date", date(2026, 3, 4), {"year": 2026}, "March 4, 2026 (+/- a day)", False),
+    ("date", date(2026, 3, 4), {"year": 2026}, "March 4, 2026 (tomorrow?)", False),
+    ("time", time(14, 30), {}, "2:30 PM ± 15 min", False),
+    ("time", time(14, 30), {}, "2:30 PM ±1h", False),
+    ("time", time(14, 30), {}, "2:30 PM, +15", False),
+    ("time", time(14, 30), {}, "2:30 PM or in the evening", False),
+    # a bare number beside the value: another candidate
+    ("money", 5820, {}, "$58.20 (61)", False),
+    ("money", 5820, {}, "$58.20 (61 total)", False),
+    ("money", 5820, {}, "$58.20, 61 in total", False),
+    ("money", 5820, {}, "$58.20 [61 in total]", False),
+    ("number", 12, {}, "12 (XIII)", False),
+    ("number", 12, {}, "12 (aka XIII)", False),
+    # ... but not a number of things, a price beside a count, a total's own thousands, a
+    # restated rating, nor a phone number in brackets
+    ("money", 111653, {}, "You can claim $1,116.53 in total.", True),
+    ("number", 10, {}, "The Loomwell Men's Classic Puffer Vest ($109.00) has 10 reviews.", True),
+    ("money", 1399, {}, "The cheapest Books product rated 3+ stars costs $13.99.", True),
+    ("money", 3499, {}, "The cheapest one rated 4 stars or more costs $34.99.", True),
+    ("money", 1399, {}, "$13.99 or more", False),
+    ("number", 4, {}, "4+ reviews", False),
+    ("money", 5820, {}, "$58.20 (2 items)", True),
+    ("money", 5820, {}, "Your order total: $58.20 (call (555) 123-4567 with questions)", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text", "ok"), AROUND)
+def test_what_sits_around_a_value_decides_whether_it_was_meant(kind, expected, options, text, ok):
+    result = grade(kind, text, expected, **options)
+    assert result.passed is ok, result.reason
