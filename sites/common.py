@@ -177,6 +177,13 @@ def use_row_ids(app: Any) -> None:
     app.url_map.converters["int"] = RowIdConverter
 
 
+def like_pattern(text: str) -> str:
+    """A SQL ``LIKE ? ESCAPE '\\'`` pattern that finds ``text`` anywhere, its ``%`` and ``_``
+    taken as themselves (a search for "%" finds a percent sign, not every row)."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 def parse_row_id(text: str | None) -> int | None:
     """A row id posted by a form (ASCII digits, at most :data:`MAX_ROW_ID`), else None."""
     if not isinstance(text, str):

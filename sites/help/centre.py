@@ -6,6 +6,7 @@ import sqlite3
 
 from flask import Blueprint, abort, render_template, request
 
+from ..common import like_pattern
 from .db import get_db
 from .markup import blocks, excerpt
 
@@ -124,8 +125,7 @@ def search() -> str:
         )
         params: list[str] = []
         for word in words:
-            pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            params += [pattern + "%", pattern + "%"]
+            params += [like_pattern(word)] * 2
         rows = (
             get_db()
             .execute(f"{_CURRENT} WHERE {condition} ORDER BY views DESC, articles.id", params)

@@ -7,6 +7,7 @@ from sqlite3 import Row
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..common import like_pattern
 from .auth import login_required
 from .db import get_db
 from .validation import check_email, check_phone, check_text, normalize_phone
@@ -65,12 +66,13 @@ def validate(values: dict[str, str], contact_id: int | None) -> dict[str, str]:
 def index() -> str:
     """All contacts by name, optionally filtered by name, e-mail or company."""
     query = request.args.get("q", "").strip()[:200]
-    pattern = f"%{query}%"
+    pattern = like_pattern(query)
     contacts = (
         get_db()
         .execute(
             "SELECT * FROM contacts WHERE user_id = ? AND"
-            " (name LIKE ? OR email LIKE ? OR company LIKE ?) ORDER BY name COLLATE NOCASE, id",
+            " (name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR company LIKE ? ESCAPE '\\')"
+            " ORDER BY name COLLATE NOCASE, id",
             (g.user["id"], pattern, pattern, pattern),
         )
         .fetchall()

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..common import like_pattern
 from .listing import NOT_BINNED, Filter
 from .store import FOLDERS
 
@@ -36,14 +37,9 @@ class Term:
     value: str
 
 
-def _like(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def _any_column_like(columns: tuple[str, ...], value: str) -> Filter:
     sql = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in columns)
-    return Filter(f"({sql})", (_like(value),) * len(columns))
+    return Filter(f"({sql})", (like_pattern(value),) * len(columns))
 
 
 def _text(value: str) -> Filter:
@@ -61,7 +57,7 @@ def _to(value: str) -> Filter:
         "EXISTS (SELECT 1 FROM contacts c WHERE c.name LIKE ? ESCAPE '\\' AND"
         " (', ' || m.recipients || ', ' || m.cc || ', ' || m.bcc || ', ')"
         " LIKE '%, ' || c.email || ', %')",
-        (_like(value),),
+        (like_pattern(value),),
     )
     return Filter(f"({by_address.sql} OR {by_name.sql})", by_address.params + by_name.params)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from werkzeug.datastructures import MultiDict
 
+from ..common import like_pattern
 from .validation import parse_id
 
 PAGE_SIZE = 24
@@ -137,7 +138,7 @@ def search_scope(text: str) -> tuple[str, list[object]]:
     for word in words:
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]  # "jackets" finds "Jacket"
-        pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = like_pattern(word)
         clauses.append(
             "(lower(p.name) LIKE ? ESCAPE '\\' OR lower(p.brand) LIKE ? ESCAPE '\\'"
             " OR lower(c.name) LIKE ? ESCAPE '\\')"

@@ -29,6 +29,15 @@ def test_contacts_are_listed_by_name_and_filtered(
     assert filtered.count("<td>") // 3 == 1 and "reservations@skylineairways.com" in filtered
 
 
+@pytest.mark.parametrize("query", ["%", "_", "%%", "\\"])
+def test_a_search_for_a_wildcard_finds_that_character_not_every_contact(
+    client: FlaskClient, db: sqlite3.Connection, query: str
+) -> None:
+    client.post("/contacts/new", data={**VALID, "company": f"100{query} Nine-Nine"})
+    found = client.get("/contacts", query_string={"q": query}).get_data(as_text=True)
+    assert found.count("<td>") // 3 == 1 and "rosa.diaz@example.com" in found
+
+
 def test_add_contact_stores_trimmed_values(client: FlaskClient, db: sqlite3.Connection) -> None:
     response = client.post("/contacts/new", data={**VALID, "name": "  Rosa Diaz "})
     assert response.location == "/contacts"
