@@ -21,6 +21,7 @@ import pytest
 from webenv.suite.shop._shop import money
 from webenv.suite.shop.order_total import OrderTotal
 
+import webenv
 import webenv.tasks
 from tests.commands import AS_FROM_A_TERMINAL
 from webenv.cli import main
@@ -40,6 +41,7 @@ from webenv.validate import (
     check_instances,
     check_nonzero,
     is_degenerate,
+    resume,
     run_policy,
     same_kind_candidates,
     table,
@@ -372,6 +374,16 @@ def test_resume_needs_a_file_it_can_read(tmp_path, capsys):
     assert f"{out} is not the results of webenv validate --json" in capsys.readouterr().err
     assert out.read_text() == "{not json"  # left as it was
     assert kept_audits(tmp_path / "none.json", [0], [], 15) == ([], [])  # a first run
+
+
+def test_the_code_of_a_built_in_audit_covers_webenv_its_sites_and_its_task_suite():
+    # The sites and the suite are packages of webenv installed from folders of their own: a
+    # change to a page or to a template's helper module can turn a verdict as well.
+    import webenv.sites
+    import webenv.suite
+
+    folders = {Path(p).resolve() for m in (webenv, webenv.sites, webenv.suite) for p in m.__path__}
+    assert folders <= set(resume._roots()) and len(folders) == 3
 
 
 def test_the_code_of_an_audit_changes_with_the_template_s_own_module(tmp_path, registered):

@@ -4,14 +4,16 @@ An audit of 30 seeds takes hours, and a machine may be stopped or a worker kille
 ends; the results file is written as each template's audit ends, and ``--resume`` audits only
 what it lacks. An audit holds only for the code that ran it, so each template's report carries
 that code's fingerprint (:func:`code_of`), and a report whose code has changed since is audited
-again: webenv's own sources (its sites, env, perturbations and grading, any of which can turn a
-verdict), the template's module, the sources of the plugin sites it uses, and the versions of
-the libraries that shape its worlds and drive its browser.
+again: webenv's own sources, its sites' and its task suite's (the env, perturbations, grading,
+pages and templates, any of which can turn a verdict), the template's module, the sources of
+the plugin sites it uses, and the versions of the libraries that shape its worlds and drive
+its browser.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import sys
@@ -28,7 +30,17 @@ from .report import RUN, TemplateReport, ValidationReport
 
 #: Files whose content is code or data of a site or a check.
 _SOURCES = {".py", ".sql", ".html", ".js", ".css", ".json", ".txt"}
-_PACKAGE = Path(__file__).resolve().parent.parent
+#: The packages whose sources decide every built-in verdict: webenv itself, its sites and its
+#: task suite (installed as ``webenv.sites`` and ``webenv.suite``, wherever their folders lie).
+_PACKAGES = ("webenv", "webenv.sites", "webenv.suite")
+
+
+def _roots() -> list[Path]:
+    roots = []
+    for name in _PACKAGES:
+        module = importlib.import_module(name)
+        roots += [Path(path).resolve() for path in getattr(module, "__path__", ())]
+    return roots
 
 
 def _hash_tree(digest: hashlib._Hash, root: Path) -> None:
@@ -48,7 +60,8 @@ def _package_code() -> bytes:
             digest.update(f"{name} {metadata.version(name)}\0".encode())
         except metadata.PackageNotFoundError:
             digest.update(f"{name} -\0".encode())
-    _hash_tree(digest, _PACKAGE)
+    for root in _roots():
+        _hash_tree(digest, root)
     return digest.digest()
 
 
@@ -57,7 +70,7 @@ def code_of(template: TaskTemplate) -> str:
     digest = hashlib.sha256(_package_code())
     module = sys.modules.get(type(template).__module__)
     where = getattr(module, "__file__", None)
-    if where and _PACKAGE not in Path(where).resolve().parents:
+    if where and not set(_roots()) & set(Path(where).resolve().parents):
         _hash_tree(digest, Path(where).resolve())
     for name in template.sites:
         site = registered_sites().get(name)
