@@ -162,3 +162,21 @@ AROUND = [
 def test_what_sits_around_a_value_decides_whether_it_was_meant(kind, expected, options, text, ok):
     result = grade(kind, text, expected, **options)
     assert result.passed is ok, result.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "as_most", "otherwise"),
+    [
+        ("You can be reimbursed up to $1,116.53 for those 4 hotel nights.", True, False),
+        ("At most $1,116.53.", True, False),
+        ("$1,116.53 max", True, False),
+        ("$1,116.53", True, True),
+        ("Up to $1,116.53 or $1,200.", False, False),
+        ("About $1,116.53.", False, False),
+        ("Up to $1,116.54.", False, False),
+    ],
+)
+def test_where_a_most_is_asked_for_up_to_states_it(text, as_most, otherwise):
+    # help.expense_claimable asks "what's the most I can claim": "up to $X" is its answer.
+    assert grade("money", text, 111653, most=True).passed is as_most
+    assert grade("money", text, 111653).passed is otherwise

@@ -218,6 +218,13 @@ _OPEN_COUNT = re.compile(
     r"(?:more|higher|better|above)|(?:stars?\s+)?and\s+up)",
     re.IGNORECASE,
 )
+#: What states a most, where a most is asked for: "up to $X", "at most $X", "a maximum of $X",
+#: "$X max", "$X at the most".
+_STATES_A_MOST = re.compile(
+    r"\b(?:up to|at (?:the )?most|a maximum of|the maximum(?: is)?|max(?:imum)?:?)(?=\s*\$?[0-9])"
+    r"|(?<=[0-9])\s*(?:,\s*)?(?:max(?:imum)?|tops|at (?:the )?most)\b",
+    re.IGNORECASE,
+)
 #: A bare number in brackets, or as a total, beside an amount or a count: "$58.20 (61)", "12
 #: (XIII)", "$58.20, 61 in total" (a number of things, "(2 items)", is no other value).
 _BARE_ASIDE = re.compile(
@@ -1123,6 +1130,7 @@ def grade(
     year: int | None = None,
     candidates: Iterable[str] = (),
     whole: bool = False,
+    most: bool = False,
 ) -> Grade:
     """Grade ``text`` as an answer of ``kind`` whose right value is ``expected``.
 
@@ -1140,6 +1148,8 @@ def grade(
         whole: for money, the amount asked for is a whole (an order's total, tax and shipping
             included): an answer that says a part is left out of it ("plus tax", "before
             shipping", "excluding fees", "tax not included") gives another amount.
+        most: for money and numbers, the value asked for is a most (a cap, "what's the most I
+            can claim"): "up to $X", "at most $X", "a maximum of $X", "$X max" state it.
 
     Never raises on ``text``; a malformed ``expected`` or an unknown ``kind`` is a bug of
     the task and raises :class:`AnswerError`.
@@ -1155,6 +1165,8 @@ def grade(
     others = tuple(str(c) for c in candidates)
     if kind == "date":
         text = _without_asides(text, year)
+    if most and kind in ("money", "number"):
+        text = _blank(text, _STATES_A_MOST)
     text = _set_aside(kind, text)
     result = _grade(kind, text, expected, year, others)
     if not result.passed:

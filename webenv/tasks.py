@@ -470,11 +470,13 @@ class TaskTemplate:
         year: int | None = None,
         candidates: Iterable[str] = (),
         whole: bool = False,
+        most: bool = False,
     ) -> None:
         """Expect a message whose one value of ``answer_type`` is ``expected`` (see
         :func:`webenv.answers.grade`: ``year`` for dates written without one, ``candidates``
         that count as a second answer for names and ids, ``whole`` for a total that a part
-        left out of it, "plus tax", makes another amount)."""
+        left out of it, "plus tax", makes another amount, ``most`` for a cap that "up to $X"
+        states)."""
         if answer is None or answer.kind != "message":
             checks.expect("answered", False, "the episode ended without an answer")
             return
@@ -485,6 +487,7 @@ class TaskTemplate:
             year=year,
             candidates=candidates,
             whole=whole,
+            most=most,
         )
         checks.expect("answer", result.passed, f"{answer.text[:200]!r}: {result.reason}")
 
