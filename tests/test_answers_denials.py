@@ -180,3 +180,31 @@ def test_where_a_most_is_asked_for_up_to_states_it(text, as_most, otherwise):
     # help.expense_claimable asks "what's the most I can claim": "up to $X" is its answer.
     assert grade("money", text, 111653, most=True).passed is as_most
     assert grade("money", text, 111653).passed is otherwise
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected", "text", "ok"),
+    [
+        # a value ruled out as a correction is no second candidate ...
+        ("money", 48425, "The total was $484.25, not $264.14 — that's only the largest item.", True),
+        ("money", 3142, "It's $31.42, not $35.00.", True),
+        ("money", 3142, "It's not $35.00, it's $31.42.", True),
+        ("money", 6622, "$66.22, not $62.00 as I first thought.", True),
+        ("number", 7, "Not 8 — 7.", True),
+        ("time", time(14, 30), "2:30 PM, not 3:00 PM as the old invite said.", True),
+        ("date", date(2026, 3, 4), "March 4, 2026, not March 5.", True),
+        # ... the right one ruled out is a wrong answer ...
+        ("money", 3142, "It's $35.00, not $31.42.", False),
+        # ... and one brought back under a condition, with doubt or after "if" or "or" offers it
+        ("money", 3142, "$31.42, if not $35.00", False),
+        ("money", 3142, "$31.42 or not $35.00", False),
+        ("money", 3142, "$31.42 (not $35.00?)", False),
+        ("money", 3142, "$31.42. Not $35.00 though, unless tax counts.", False),
+        ("money", 3142, "$31.42, not $35.00 with shipping", False),
+        ("money", 3142, "$31.42, not $35.00 — or maybe $35.00", False),
+        ("number", 7, "7 (not 8, I think)", False),
+    ],
+)  # fmt: skip
+def test_a_value_ruled_out_as_a_correction_is_no_second_candidate(kind, expected, text, ok):
+    result = grade(kind, text, expected, year=2026)
+    assert result.passed is ok, result.reason

@@ -1169,6 +1169,11 @@ def grade(
         text = _blank(text, _STATES_A_MOST)
     text = _set_aside(kind, text)
     result = _grade(kind, text, expected, year, others)
+    if not result.passed and kind in _READ_SAID:
+        # "$31.42, not $35.00": a value ruled out is no second candidate.
+        corrected = _without_ruled_out(kind, text, year)
+        if corrected != text:
+            text, result = corrected, _grade(kind, corrected, expected, year, others)
     if not result.passed:
         return result
     denial = _denied(kind, text, expected, result.value, year)
@@ -1615,6 +1620,44 @@ def _denied(kind: str, text: str, expected: Any, value: Any, year: int | None) -
     return ""
 
 
+#: A denial that rules a value out as a correction does, at the start of a clause: "$31.42, not
+#: $35.00", "(not $35.00)", "It's not $35.00; it's $31.42.", "— not the 4th". Not after "if",
+#: "or", "whether" (then it offers the value: "$31.42, if not $35.00").
+_RULED_OUT = re.compile(
+    r"(?:^|(?<=[,;(\[])|(?<=\s-)|(?<=[.!?:])\s)\s*(?:but\s+)?"
+    r"(?:(?:it|that)(?:'s|\s+is|\s+was)\s+)?(?:not|never|(?:it|that)\s+(?:is|was)n'?t)\s+"
+    r"(?:the\s+|on\s+|at\s+)?",
+    re.IGNORECASE,
+)
+
+
+def _without_ruled_out(kind: str, text: str, year: int | None) -> str:
+    """``text`` with each value of ``kind`` that a correction rules out blanked, with its
+    denial (a value that reads as no one value of the kind is left as it is)."""
+    said = _skeleton(text)
+    if len(said) != len(text):
+        return text
+    spans = []
+    for match in _RULED_OUT.finditer(said):
+        words, end = [], match.end()
+        for word in re.finditer(r"\S+", said[match.end() : match.end() + 60]):
+            bare = word[0].strip(".,;:!?\"'*()[]")
+            if not bare or not _VALUE_WORD.fullmatch(bare):
+                break
+            words.append(word[0])
+            end = match.end() + word.start() + word[0].index(bare) + len(bare)
+            if word[0][-1] in ",;:!?)":
+                break
+        clause = re.split(r"[.!?;\n]", said[end:], maxsplit=1)[0]
+        if _RULED_OUT_UNLESS.search(clause):
+            continue  # "not $35.00, unless tax counts": ruled out only under a condition
+        if words and len(set(_READ_SAID[kind](" ".join(words), year, None).values)) == 1:
+            spans.append((match.start(), end))
+    for start, end in reversed(spans):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def _starts_with_value(kind: str, rest: str, expected: Any, value: Any, year: int | None) -> bool:
     """Whether ``rest`` begins with the right value (``value`` as read; ``expected`` as given)."""
     if kind in _READ_SAID:
@@ -1792,6 +1835,11 @@ _CONDITION_WORDS = (
     r"|without|minus|assuming|provided|except|adding|in case"
 )
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b|\bw/", re.IGNORECASE)
+#: Words after a ruled-out value that bring it back under a condition or with doubt.
+_RULED_OUT_UNLESS = re.compile(
+    rf"{_OFFER.pattern}|{_CONDITION.pattern}|{_UNSURE.pattern}|\b(?:though|but|except|when)\b|\?",
+    re.IGNORECASE,
+)
 #: A number as a reader counts them: one run of digits, a number word, a Roman numeral.
 _NUMBER_TOKEN = re.compile(r"[0-9](?:[0-9,.]*[0-9])?|" + _NUMBER_LIKE.pattern.removeprefix("\\d|"))
 #: Words that make a bracket or a tail offer, doubt, condition, rank, report or approximate

@@ -86,6 +86,7 @@ def validate_template(
         progress: called with a line before each group of episodes.
     """
     register_envs()  # templates registered since ``import webenv`` get their ids
+    code = code_of(template)  # before the first episode: the code this audit runs
     say = progress or (lambda line: None)
     seeds = list(seeds)
     static = {check.name: check for check in check_instances(template, seeds)}
@@ -152,7 +153,7 @@ def validate_template(
         env_id(template),
         tuple(seeds),
         tuple(reports[n] for n in order),
-        code_of(template),
+        code,
     )
     failed = [check.name for check in report.checks if not check.passed]
     # Said as each audit ends: a long run's table comes only once every template is done.
