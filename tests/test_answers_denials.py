@@ -27,6 +27,10 @@ from webenv.answers import grade
 
 INVITEES = ["Sabrina Guerrero", "Shane Cross", "Amy Nelson", "Jim Lee"]
 TWO = INVITEES[:2]
+BOTH = "Sabrina Guerrero and Shane Cross"
+ORDERS = {"candidates": ["NM-25790-3", "NM-17871-4", "NM-99952-4"]}
+FILE = {"candidates": ["kickoff-ember-phase-2.ics", "q4.xlsx"]}
+CARD = "My card was declined or has expired"
 NOT_REPLIED = {"candidates": INVITEES}
 FILES = {"candidates": ["lemon-cake-recipe.txt", "q4-budget.xlsx"]}
 YEAR = {"year": 2027}
@@ -117,7 +121,6 @@ AROUND = [
     # doubt or an open end after the value
     ("number", 12, {}, "12 minimum", False),
     ("number", 12, {}, "12 (ish)", False),
-    ("number", 12, {}, "12 floor", False),
     ("number", 12, {}, "12?", False),
     ("number", 12, {}, "12 iirc", False),
     ("money", 5820, {}, "$58.20 tops", False),
@@ -208,3 +211,92 @@ def test_where_a_most_is_asked_for_up_to_states_it(text, as_most, otherwise):
 def test_a_value_ruled_out_as_a_correction_is_no_second_candidate(kind, expected, text, ok):
     result = grade(kind, text, expected, year=2026)
     assert result.passed is ok, result.reason
+
+
+#: A second hostile review and a second blind battery, of the rules above: hedges that still
+#: passed (each passed before this row was added) ...
+SECOND_HEDGES = [
+    ("money", 3142, {}, "Likely $31.42."),
+    ("money", 3142, {}, "I don't think it's $31.42."),
+    ("money", 3142, {}, "$31.42 is not correct."),
+    ("money", 3142, {}, "$31.42 seems right, but I couldn't verify it."),
+    ("money", 3142, {}, "It cannot be $31.42."),
+    ("money", 3142, {}, "It doesn't cost $31.42."),
+    ("money", 3142, {}, "It never came to $31.42."),
+    ("money", 3142, {}, "It isn't, in fact, $31.42."),
+    ("money", 3142, {}, "Not: $31.42."),
+    ("money", 3142, {}, "~~$31.42~~"),
+    ("money", 3142, {}, "$31.42 (please verify)"),
+    ("money", 3142, {}, "$31.42 off the top of my head"),
+    ("money", 3142, {}, "$31.42 or lower"),
+    ("money", 3142, {}, "$31.42 (circa)"),
+    ("money", 3142, {}, "Anything but $31.42."),
+    ("money", 3142, {}, "$31.42?."),
+    ("date", date(2027, 1, 20), YEAR, "It was not updated on January 20, 2027."),
+    ("date", date(2027, 1, 20), YEAR, "It won't arrive on January 20, 2027."),
+    ("date", date(2027, 1, 20), YEAR, "Not Wed, Jan 20."),
+    ("time", time(14, 30), {}, "It doesn't start at 2:30 PM."),
+    ("phone", "(911) 555-0954", {}, "It's not tel: (911) 555-0954."),
+    ("number", 7, {}, "7, or just the one"),
+    ("money", 202500, {}, "$2,025, or in 2024"),
+    ("set", TWO, NOT_REPLIED, "Neither Sabrina Guerrero nor Shane Cross."),
+    ("set", TWO, NOT_REPLIED, "At least Sabrina Guerrero and Shane Cross."),
+    ("set", TWO, NOT_REPLIED, "Sabrina Guerrero, Shane Cross, etc."),
+    ("set", TWO, NOT_REPLIED, f"{BOTH}, and quite possibly the other two."),
+    ("set", TWO, NOT_REPLIED, "- Sabrina Guerrero\n- Shane Cross\n\nThere may be one or two more."),
+    ("set", TWO, NOT_REPLIED, "Sabrina Guerrero, Shane Cross, Bob Kowalski"),
+    ("list", ORDERS["candidates"][:2], ORDERS, "NM-25790-3, NM-17871-4, NM-00000-0"),
+    ("list", ["A Mouse", "B Speaker"], {"candidates": ["A Mouse", "B Speaker", "D Mat"]},
+     "1. A Mouse\n2. B Speaker\n3. Acme Generic Widget"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), SECOND_HEDGES)
+def test_the_second_reviews_hedges_fail(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert not result.passed, result.reason
+
+
+#: ... and careful answers that failed, most of them by the rules of the first review.
+SECOND_CAREFUL = [
+    ("date", date(2026, 9, 22), {}, "Your next one-on-one with Andy is on Sept 22, 2026."),
+    ("date", date(2026, 8, 12), {}, f'"{CARD}" was last updated on August 12, 2026.'),
+    ("number", 22, {}, "Twenty-two."),
+    ("number", 12, {}, "There are 12 tops."),
+    ("number", 12, {}, "12 floor lamps"),
+    ("money", 1927, {}, "It adds up to $19.27."),
+    ("money", 4137, {}, "$41.37 — anything else?"),
+    ("money", 4137, {}, "$41.37 (max. 2 per customer)"),
+    ("money", 3142, {}, "The total—$31.42"),
+    ("time", time(14, 30), {}, "2:30 PM EST"),
+    ("time", time(14, 30), {}, "2:30 PM (30 min)"),
+    ("time", time(14, 30), {}, "2:30 PM GMT +1"),
+    ("number", 3, {}, "3 shirts (XL)"),
+    ("number", 12, {}, "12 orders in Q1 2025."),
+    ("identifier", "1001", {}, "Your order is #1001, not #10012."),
+    ("name", "Blue Mug", {}, "It isn't the Blue Mug Deluxe; it's the Blue Mug."),
+    ("name", FILE["candidates"][0], FILE,
+     "- Sender: Julie Lindsey\n- Subject: Kickoff\n- Attachment: kickoff-ember-phase-2.ics"),
+    ("set", TWO, NOT_REPLIED, "Who hasn't? Sabrina Guerrero and Shane Cross."),
+    ("set", TWO, NOT_REPLIED, "Still haven't: Sabrina Guerrero and Shane Cross."),
+    ("set", TWO, NOT_REPLIED, "Sabrina Guerrero and Shane Cross. Maybe send them a reminder?"),
+    ("set", TWO, NOT_REPLIED, f"{BOTH} have not accepted, declined, or said maybe."),
+    ("set", TWO, NOT_REPLIED, "Hi! Sabrina Guerrero and Shane Cross. Thanks, Bob"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), SECOND_CAREFUL)
+def test_the_second_reviews_careful_answers_pass(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert result.passed, result.reason
+
+
+@pytest.mark.parametrize("kind", ["money", "identifier", "date", "time"])
+def test_a_message_of_nothing_but_or_is_read_once(kind):
+    # 1,300 "or"s: each was read again in its clause (8 s for one message, in env.step); more
+    # guess words than an answer needs now make it a hedge at once (bench/answer_grading.py).
+    expected = {"money": 3142, "identifier": "1ZPM4GX0TY8NXAFLGT", "date": date(2027, 1, 20),
+                "time": time(14, 30)}[kind]  # fmt: skip
+    value = {"money": "$31.42", "identifier": "1ZPM4GX0TY8NXAFLGT", "date": "January 20, 2027",
+             "time": "2:30 PM"}[kind]  # fmt: skip
+    assert not grade(kind, (value + " " + "or " * 1400)[:4000], expected, year=2027).passed

@@ -54,7 +54,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal, InvalidOperation
@@ -205,10 +205,19 @@ _OPEN = re.compile(
     r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
     r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b"
     # right after the value: "12 minimum", "$58.20 tops", "$58.20, roughly", "12 (ish)"
-    r"|(?:(?<=[0-9%)])|(?<=[ap]m)|(?<=[ap]\.m\.))[\s,(]*(?:minimum|maximum|min|max|tops"
-    r"|floor|ceiling|(?:upper|lower) bound|roughly|ish|rounded|(?:in the )?ballpark"
-    r"|more or less|est|estimated?|nominal(?:ly)?)\b"
-    r"(?!\s+(?:of|for)\b)|\u00b1|\+\s?/?\s?-|\bplus or minus\b|\bor (?:thereabouts|so)\b",
+    r"|(?:(?<=[0-9%)])|(?<=[ap]m)|(?<=[ap]\.m\.))[\s,(]*(?:minimum|maximum"
+    r"|(?:upper|lower) ?bound|roughly|ish|rounded|more or less|estimated?|nominal(?:ly)?|ca"
+    r"|circa|appr|aprox|approx|env|etwa|tentative|tentatively|lb|ub)\.?(?!\.?\s*\w)"
+    r"(?=\s*(?:[.,;:!?)\]]|$))"
+    # "max" and "min" only right after an amount and where the message ends: "(max. 2 per
+    # customer)", "(30 min)" are another quantity's
+    r"|(?<=\.[0-9]{2})\s*(?:max|min)\.?(?=\s*[!.]*\s*$)"
+    r"|(?<=\.[0-9]{2})\s*(?:tops|floor|ceiling|est\.?)(?!\w)|\b[0-9]+\s*min(?:ute)?s?\s+window\b"
+    r"|\bball-?park\b|\u00b1|\+\s?/?\s?-|\bplus or minus\b"
+    r"|\bor (?:thereabouts|so)\b"
+    r"|\bor (?:lower|higher|greater|fewer|bigger|smaller)\b|\band up\b|(?:&|\band) more\b"
+    r"|\bgive\s*/\s*take\b|\bmore\s*/\s*less\b|\band change\b|\bat the very (?:least|most)\b"
+    r"|\(\+\)",
     re.IGNORECASE,
 )
 #: A count left open beside an amount, where it restates what was asked for ("the cheapest
@@ -218,6 +227,7 @@ _OPEN_COUNT = re.compile(
     r"(?:more|higher|better|above)|(?:stars?\s+)?and\s+up)",
     re.IGNORECASE,
 )
+_ONE_ON_ONE = re.compile(r"\bone[- ]on[- ]ones?\b", re.IGNORECASE)
 #: What states a most, where a most is asked for: "up to $X", "at most $X", "a maximum of $X",
 #: "$X max", "$X at the most".
 _STATES_A_MOST = re.compile(
@@ -228,20 +238,26 @@ _STATES_A_MOST = re.compile(
 #: A bare number in brackets, or as a total, beside an amount or a count: "$58.20 (61)", "12
 #: (XIII)", "$58.20, 61 in total" (a number of things, "(2 items)", is no other value).
 _BARE_ASIDE = re.compile(
-    r"[(\[]\s*(?:aka\s+|or\s+|i\.?e\.?\s+)?(?:[0-9][0-9,.]*|[IVXLC]{2,}|(?i:[ivxlc]{2,}))"
-    r"\s*(?:(?:in\s+)?(?:total|all|sum)|overall|grand\s+total|all\s+told)?\s*[)\]]"
+    r"\(\s*(?:aka\s+|or\s+|i\.?e\.?\s+)?(?:(?!(?:19|20)[0-9]{2}\b)[0-9][0-9,.]*"
+    r"|(?=[XLC]*[IV])[IVXLC]{2,}|(?=[xlc]*[iv])[ivxlc]{2,})"
+    r"\s*(?:(?:in\s+)?(?:total|all|sum)|overall|grand\s+total|all\s+told)?\s*\)"
+    r"|\[\s*(?:[0-9][0-9,.]*\s+(?:(?:in\s+)?(?:total|all|sum)|overall|grand\s+total|all\s+told)"
+    r"|(?=[XLC]*[IV])[IVXLC]{2,}|(?=[xlc]*[iv])[ivxlc]{2,})\s*\]"
     r"|(?:[,;]|\s-)\s+[0-9][0-9,.]*\s+(?:(?:in\s+)?(?:total|all|sum)|overall|grand\s+total"
     r"|all\s+told)\b",
     re.IGNORECASE,
 )
 #: A date or time moved by a number beside it: "March 4 +1", "2:30 PM, +15", "3 PM -1".
-_SHIFTED = re.compile(r"(?<=\s)[+-][0-9]{1,3}(?![0-9.,:/])")
+_SHIFTED = re.compile(r"(?<=\s)(?<!(?:GMT|UTC|gmt|utc) )[+-][0-9]{1,3}(?![0-9.,:/])")
 #: Words that make the value that follows them approximate or open: "about 5", "roughly
 #: $58.20", "~$58", "≥5", "at least 5", "up to 5", "over 5", "by March 4", "around 2:30 PM". They
 #: leave the answer open only where they qualify it: "up to 20% off" beside a count does not.
 _QUALIFIER = re.compile(
     r"\b(?:about|around|approximately|approx|roughly|circa|ca|nearly|almost|close to"
-    r"|upwards of|in the region of|at least|at most|up to|(?:no )?(?:more|less|fewer|later"
+    r"|upwards of|in the region of|at least|at most|anything but|(?:something )?other than"
+    r"|nowhere near|far from|not even close to|ca\.|appr\.|aprox\.?|etwa|env\."
+    r"|(?<!\badds\s)(?<!\badd\s)(?<!\bcomes\s)"
+    r"(?<!\badded\s)up to|(?:no )?(?:more|less|fewer|later"
     r"|earlier|sooner) than|over|under|above|below|by|before|after|not (?:before|after)"
     r"|sometime(?: around| in| on)?|some time (?:around|in|on))\b\.?"
     r"|[~\u2248\u2264\u2265]|(?<![\w/-])[<>]=?",
@@ -257,7 +273,20 @@ _UNSURE = re.compile(
     r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
     r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
-    r"|\b(?:iirc|afaik|afair|unverified|unconfirmed|double[- ]check|could slip)\b"
+    r"|\b(?:iirc|i\.i\.r\.c|afaik|afaict|afair|imo|imho|unverified|unconfirmed|double[- ]?check"
+    r"|could slip|likely|apparently|potentially|conceivably|preliminary|approximate|tbc|tbd)\b"
+    r"|\bnot (?:verified|confirmed|checked)\b|\bneeds? (?:verification|verifying|checking)\b"
+    r"|\bplease (?:verify|confirm|double[- ]?check)\b|\bdon'?t quote me\b"
+    r"|\boff the top of my head\b|\bfrom memory\b|\blast (?:I|time I) (?:checked|looked)\b"
+    r"|~~[^~]+~~|<(?:s|del|strike)>|\bsubject to change\b|\brough estimate\b"
+    r"|\b(?:nope|wrong)\b(?=\W*[$0-9])"
+    r"|\bI (?:do not|don'?t) (?:think|believe)\b|\bI'?d say\b|\bshould be\b|\bseems?\b"
+    r"|\bappears? to be\b|\b(?:could(?:n'?t| not)|can(?:'?t|not)|unable to) (?:verify|confirm)\b"
+    # the value denied after it: "$31.42 is not correct", "X isn't right", "X is wrong"
+    r"|\b(?:is|was|are|were)(?: not|n'?t) (?:correct|right|accurate|it|the (?:right )?answer)\b"
+    r"|\b(?:is|was) (?:wrong|incorrect)\b"
+    r"|\b(?:is|was)(?: not|n'?t) (?:the|her|his|my|your|their|its) (?:right |correct )?"
+    r"(?:one|answer|total|date|number|amount|price|time|phone|id|count|file|name)\b"
     r"|\bif (?:my )?memory serves\b|\bto the best of my (?:knowledge|memory|recollection)\b"
     r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
     r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)"
@@ -391,6 +420,7 @@ def clean(text: object) -> str:
     non-breaking spaces), dashes made hyphens, control characters made spaces."""
     text = text if isinstance(text, str) else str(text)
     text = _SMALL_CENTS.sub(lambda m: f"{m[1]}.{m[2]}", text)  # "$58²⁰", "58₆₂": cents
+    text = re.sub(r"(?<=[A-Za-z])\u2014(?=\s*[$0-9])", ": ", text)  # "The total—$31.42"
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
 
@@ -501,7 +531,9 @@ def _phones(text: str) -> _Found:
 
 #: A year alone, after the word that makes it one: "posted in 2025", "since 2019".
 _YEAR_ALONE = re.compile(
-    r"\b(?:in|since|from|during|until|till|through|of|year)\s+(?:19|20)[0-9]{2}\b(?![.,]?[0-9])",
+    r"(?<!\bor )\b(?:in(?: the)?|since|from|for|during|until|till|through|year|Q[1-4])"
+    r"\s+(?:19|20)[0-9]{2}(?:/[0-9]{2})?\b(?![.,]?[0-9])"
+    r"|\bbetween\s+(?:19|20)[0-9]{2}\s+and\s+(?:19|20)[0-9]{2}\b",
     re.IGNORECASE,
 )
 
@@ -570,11 +602,15 @@ def _counts(text: str) -> _Found:
     )
     text = _OUT_OF.sub(lambda match: match[1] + " " * len(match[2]), text)
     text = _TOTAL_APART.sub(lambda match: " " * len(match[0]), text)
-    text = _without_other_kinds(_blank(text, _MARKED_MONEY, _RATING))
+    text = _without_other_kinds(_blank(text, _MARKED_MONEY, _RATING, _PRONOUN_ONE))
     found = _numbers(text)
     if found.values or found.invalid:
         return found
-    words = [Decimal(_WORDS.index(w.lower())) for w in _WORD_NUMBER.findall(text)]
+    words = []  # "twenty-two" is one number, not 20 and 2
+    for match in SPELLED.finditer(text):
+        number = spelled_value(match[0])
+        if number is not None and not is_ordinal(match[0]):
+            words.append(Decimal(number))
     return _Found(tuple(words))
 
 
@@ -604,7 +640,7 @@ def _counts_said(text: str) -> _Found:
     found = _counts(text)
     if not found.values:
         return found
-    rest = _without_other_kinds(_blank(text, _SPELLED_MONEY, _MARKED_MONEY, _RATING))
+    rest = _without_other_kinds(_blank(text, _SPELLED_MONEY, _MARKED_MONEY, _RATING, _PRONOUN_ONE))
     words = []
     for match in SPELLED.finditer(rest):
         number = spelled_value(match[0])
@@ -994,7 +1030,7 @@ def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
     them is none ("A and B haven't accepted or declined", "… let me know if you want me to
     follow up or anything else")."""
     if not found:
-        return bool(_HEDGE.search(words))
+        return False  # a sentence around the list ("Let me know if … or …"); no list is none
     first = min(start for start, _ in found)
     last = max(start + len(name) + 2 for start, name in found)
     for hedge in _LIST_HEDGE.finditer(words):
@@ -1103,7 +1139,10 @@ def _grade(
         want = [normalize_text(str(e)) for e in expected]
         others: list[str] = []
         if candidates:
-            items, hedged = _named_items(text, [*map(str, expected), *candidates])
+            names = [*map(str, expected), *candidates]
+            items, _ = _named_items(text, names)
+            # sentence by sentence: "A and B. Maybe send them a reminder?" hedges nothing
+            hedged = any(_named_items(part, names)[1] for part in _sentences(text))
             others = [c for c in candidates if _name_form(c) not in items]
             joined = _run_together(text, others)
             if joined is not None and not hedged:
@@ -1163,6 +1202,8 @@ def grade(
     if len(text) > MAX_LENGTH:
         return Grade(False, f"answer of {len(text)} characters; more than {MAX_LENGTH}")
     others = tuple(str(c) for c in candidates)
+    if kind in _READ_SAID:  # a "one-on-one" is a meeting, not a number
+        text = _ONE_ON_ONE.sub(lambda m: "meeting".ljust(len(m[0])), text)
     if kind == "date":
         text = _without_asides(text, year)
     if most and kind in ("money", "number"):
@@ -1202,6 +1243,16 @@ def grade(
     if partly:
         reason = f"{result.reason}, but it also names {partly!r} in part: a hedge"
         return Grade(False, reason, result.value)
+    if kind in ("list", "set"):
+        items = [*map(str, expected), *others]
+        unsaid = _OPEN_LIST.search(_skeleton(said)) or _guessed_items(said, items)
+        if unsaid:
+            reason = f"{result.reason}, but {unsaid[0].strip()!r} leaves the list open: a hedge"
+            return Grade(False, reason, result.value)
+        unknown = _unknown_item(said, [str(item) for item in expected], others)
+        if unknown:
+            reason = f"{result.reason}, but {unknown!r} is one more item, none of those known"
+            return Grade(False, reason, result.value)
     qualifier = _qualified(kind, said, result.value, year)
     if qualifier:
         reason = f"{result.reason}, but {qualifier!r} makes it approximate or open"
@@ -1218,6 +1269,8 @@ def grade(
         reason = f"{result.reason}, but {exception[0].strip()!r} offers another count"
         return Grade(False, reason, result.value)
     named = [str(expected), *others] if kind in ("name", "string") else []
+    if kind in ("list", "set"):
+        named = [*map(str, expected), *others]
     offered = _offers_another_answer(
         kind, said, lambda part: _grade(kind, part, expected, year, others).passed, named
     )
@@ -1568,6 +1621,7 @@ _READ_SAID: dict[str, Callable[[str, int | None, Any], _Found]] = {
 _VALUE_WORD = re.compile(
     r"[^A-Za-z]*[0-9][^ ]*|(?:US)?\$.*|usd|dollars?|bucks|cents?|[ap]\.?m\.?|noon|midnight"
     rf"|the|of|{_MONTH[1:-6]}|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+    r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?"
     rf"|{SPELLED.pattern}",
     re.IGNORECASE,
 )
@@ -1595,14 +1649,28 @@ def _qualified(kind: str, text: str, value: Any, year: int | None) -> str:
 
 #: A word that denies what follows it: "not", "isn't", "never", "no longer".
 _DENIAL = re.compile(
-    r"\b(?:not|never|no longer|(?:is|was|are|were|does|did|do|has|had|have|wo|ca)n'?t)\b",
+    r"\b(?:not|never|neither|no longer|cannot|(?:is|was|are|were|does|did|do|has|had|have|wo|ca"
+    r"|should|could|would|must|need|ai)n'?t)\b",
     re.IGNORECASE,
+)
+#: A mark right after a denial, before the value it denies: "isn't, in fact, $5", "Not: $5".
+_DENIAL_MARK = re.compile(
+    r"\s*[,:\u2014-]+\s*(?:(?:in fact|really|actually|truly)\s*[,:\u2014-]*\s*)?", re.IGNORECASE
+)
+#: Words of a verb phrase between a denial and the value it denies ("doesn't cost $5", "won't
+#: arrive on March 4", "not scheduled for 2 PM"), at most two; not those after which the value
+#: is the answer all the same ("didn't ship until March 4", "not before 2 PM").
+_DENIED_VERB = re.compile(
+    r"\s+(?!(?:until|till|before|after|than|later|earlier|sooner|later)\b)[a-z]+"
+    r"(?:\s+(?!(?:until|till|before|after|than)\b)[a-z]+)?",
 )
 #: Words that may stand between a denial and the value it denies: "not on March 4", "isn't
 #: the Blue Mug", "not exactly $5", "it's not (555) 010-…" (a bracket or a quote opens it).
 _DENIAL_FILLER = re.compile(
-    r"(?:\s+(?:the|a|an|on|at|in|for|from|exactly|quite|just|really|actually|even|be|been"
-    r"|it|called|named)\b)*[\s\"'*_]*",
+    r"(?:\s+(?:the|a|an|on|at|in|for|from|to|by|of|exactly|quite|just|really|actually|even"
+    r"|be|been|it|called|named|that|this|your|my|any|simply|necessarily|equal|both|tel|phone"
+    r"|number|id|no|product|item|order|tracking|code|file)\b\.?:?)*"
+    r"[\s\"'*_]*",
     re.IGNORECASE,
 )
 
@@ -1613,10 +1681,23 @@ def _denied(kind: str, text: str, expected: Any, value: Any, year: int | None) -
     if none does. A message that gives the answer only to deny it does not give it."""
     text = _skeleton(text)
     for match in _DENIAL.finditer(text):
-        start = _DENIAL_FILLER.match(text, match.end())
-        rest = text[start.end() if start else match.end() :][:200]
-        if rest and _starts_with_value(kind, rest, expected, value, year):
-            return match[0]
+        starts = [match.end()]
+        if kind in _NUMBER_KINDS:
+            marked = _DENIAL_MARK.match(text, match.end())
+            starts += [marked.end()] if marked else []
+        # (not for names: "haven't heard back from A or B" answers who has not replied)
+        verb = _DENIED_VERB.match(text, match.end()) if kind in _NUMBER_KINDS else None
+        if verb:  # "doesn't cost $5": try past one word of a verb phrase, then two
+            one = re.match(r"\s+[a-z]+", text[match.end() :])
+            starts += [match.end() + one.end()] if one else []
+            starts += [verb.end()] if one and verb.end() > match.end() + one.end() else []
+        for begin in starts:
+            filler = _DENIAL_FILLER.match(text, begin)
+            rest = text[filler.end() if filler else begin :][:200]
+            # "Who hasn't? A and B": a mark between them, and the denial denies none
+            opens = rest[:1].isalnum() or rest[:1] in "$(+#"
+            if opens and _starts_with_value(kind, rest, expected, value, year):
+                return match[0]
     return ""
 
 
@@ -1672,11 +1753,26 @@ def _starts_with_value(kind: str, rest: str, expected: Any, value: Any, year: in
         return bool(words) and set(_READ_SAID[kind](" ".join(words), year, value).values) == {value}
     if kind == "phone":
         return rest[:1] in "(+0123456789" and _phones(rest[:40]).values[:1] == (value,)
-    if kind == "identifier":
-        return _canonical_id(rest[: len(str(expected)) + 12]).startswith(str(value))
-    said = f" {normalize_text(rest)} "
-    names = [expected] if kind in ("name", "string") else list(expected)
-    return any(said.startswith(f" {_name_form(str(name))} ") for name in names if str(name))
+    if kind == "identifier":  # the id itself, not a longer one ("#1001, not #10012")
+        read = ""
+        for token in re.finditer(r"[A-Za-z0-9-]+|[^\sA-Za-z0-9-]", rest[: len(str(expected)) + 24]):
+            if not token[0][0].isalnum() and token[0] != "-" and read:
+                break
+            read += _canonical_id(token[0])
+            if len(read) >= len(str(value)):
+                break
+        return read == str(value)
+    single = kind in ("name", "string")
+    names = [expected] if single else list(expected)
+    for name in names:
+        words = re.findall(r"[A-Za-z0-9]+", _skeleton(str(name)))
+        # the name itself, not a longer one it begins ("the Blue Mug Deluxe"; in a list the
+        # next item follows)
+        longer = r"(?!\W{0,3}(?-i:[A-Z0-9]))" if single else ""
+        pattern = r"\W*" + r"\W+".join(words) + r"(?![A-Za-z0-9])" + longer
+        if words and re.match(pattern, rest, re.IGNORECASE):
+            return True
+    return False
 
 
 def _sentences(text: str) -> list[str]:
@@ -1708,6 +1804,31 @@ def _or_joins_other_words(
     return not holds(clause)
 
 
+def _asked(sentence: str, holds: Callable[[str], bool]) -> bool:
+    """Whether ``sentence`` asks the value rather than says it: every clause that holds it
+    ends with a "?" ("$41.37?", "March 4?!", "Was it March 4?"), or a "(?)" stands in it;
+    a question after it ("$41.37 — anything else?") asks something else."""
+    if re.search(r"\([^()]{0,40}\?\s*\)", sentence):  # "(?)", "(tomorrow?)"
+        return True
+    clauses = [c for c in re.split(r"[,;:(\[]|\s-+\s|(?<=\?)", sentence) if holds(c)]
+    if clauses and all(c.rstrip(" .)]*_\"'!").endswith("?") for c in clauses):
+        return True
+    for mark in re.finditer(r"\?", sentence):  # "January 20, 2027?.": the value's words, then "?"
+        words = sentence[: mark.start()].split()
+        value: list[str] = []
+        while words and _VALUE_WORD.fullmatch(words[-1].strip(".,;:!\"'*()[]") or "-"):
+            value.insert(0, words.pop())
+        if value and holds(" ".join(value)) and not holds(sentence[mark.end() :]):
+            return True  # (not "Was it March 4? Yes — March 4, 2026.")
+    return False
+
+
+#: More words of a guess ("or", "maybe") than this in the sentence that gives the answer is a
+#: hedge (or a message written to slow the grader: each is read in its clause).
+_MANY_GUESSES = 12
+_QUOTED = re.compile(r"[\"\u201c][^\"\u201c\u201d\n]{1,160}[\"\u201d]")
+
+
 def _offers_another_answer(
     kind: str, text: str, holds: Callable[[str], bool], names: Iterable[str] = ()
 ) -> str:
@@ -1716,13 +1837,20 @@ def _offers_another_answer(
     later sentence that begins with one ("Or maybe …"), a list of names. ``names`` (the asked
     one, the candidates) are passed over: "Salt or Pepper Grinder" offers nothing; so is an
     "or" between words that are no values of a number-like kind ("Barnes or Noble")."""
+    # A quoted title that holds no value ("My card was declined or has expired") offers none.
+    text = _QUOTED.sub(
+        lambda m: m[0] if re.search(r"[0-9]", m[0]) or holds(m[0]) else " " * len(m[0]), text
+    )
     sentences = [_skeleton(part) for part in _sentences(text)]
     giving = [i for i, part in enumerate(sentences) if holds(part)]
     spelled = [re.escape(_skeleton(n)) for n in names if n.strip()]
     inside = re.compile("|".join(sorted(spelled, key=len, reverse=True)), re.I) if spelled else None
     for i in giving:
         said = inside.sub(" ", sentences[i]) if inside is not None else sentences[i]
-        for guess in _GUESS.finditer(said):
+        guesses = list(_GUESS.finditer(said))
+        if len(guesses) > _MANY_GUESSES:  # each is read around it: bounded, as no answer needs
+            return f"{len(guesses)} words like {guesses[0][0].strip()!r} offer others"
+        for guess in guesses:
             plain_or = guess[0].strip().lower() == "or"
             if kind in ("list", "set") and guess[0].strip().lower() in _LIST_GUESSES:
                 continue  # the items' reading tells one among them (_hedged_between)
@@ -1750,14 +1878,87 @@ def _offers_another_answer(
             )
         if found:
             return f"{found[0].strip(' ,(')!r} leaves it open"
-        if sentences[i].rstrip(" )]*_\"'").endswith("?"):
-            return "'?' asks it rather than says it"
+    # asked in every sentence that gives it ("$41.37?"), not asked, then said ("Was it March
+    # 4? Yes — March 4, 2026.")
+    if giving and all(_asked(sentences[i], holds) for i in giving):
+        return "'?' asks it rather than says it"
     first = giving[0] if giving else 0
     for part in sentences[first + 1 :]:
+        if kind in ("list", "set") and not (inside is not None and inside.search(part)):
+            continue  # "A and B. Maybe send them a reminder?" names no other item
         if _GUESS_FIRST.search(part):
             return f"{part.split()[0]!r} offers another"
     if kind in ("name", "string") and _in_a_list(text, names):
         return "it is one of a list"
+    return ""
+
+
+#: Words that leave a list open, anywhere in the answer: "at least A and B", "A, B, etc.",
+#: "including A and B", "A and B, among others", "mainly A and B", "plus a few more".
+_OPEN_LIST = re.compile(
+    r"\b(?:at least|among(?:st)? others|etc|et cetera|and (?:others|more|so on|the like)"
+    r"|including|such as|mainly|mostly|primarily|for (?:example|instance)|e\.?g"
+    r"|plus (?:a few|some|several|others|more)|a (?:few|couple) more|to name (?:a few|some)"
+    r"|partial(?: list)?|part of it|one or two more|or more|there (?:may|might|could) be"
+    r"|the (?:others|rest) (?:possibly|perhaps|maybe|too|as well))\b",
+    re.IGNORECASE,
+)
+#: A guess word in a sentence that names an item, not an RSVP's "maybe" ("said maybe").
+_ITEM_GUESS = re.compile(
+    r"(?<!\bsaid )(?<!\breplied )(?<!\banswered )(?<!\bresponded )(?<!\bmarked )"
+    r"(?<!\bchose )(?<!\bwith )\b(?:maybe|perhaps|possibly|potentially|conceivably)\b",
+    re.IGNORECASE,
+)
+
+
+def _guessed_items(text: str, names: Sequence[str]) -> re.Match[str] | None:
+    """A guess word in a sentence of ``text`` that names one of ``names`` (the items, the
+    candidates): "A and B, and quite possibly the other two", "… — perhaps more"."""
+    for sentence in _sentences(_skeleton(text)):
+        if _named_items(sentence, names)[0]:
+            found = _ITEM_GUESS.search(sentence)
+            if found:
+                return found
+    return None
+
+
+#: Two to four capitalised words, as a name is written ("Bob Kowalski"), not a greeting.
+_PERSON_LIKE = re.compile(
+    r"(?!(?:Hi|Hello|Hey|Dear|Thanks|Thank|Best|Kind|Regards|Cheers|Let|Please|Also|Both)\b)"
+    r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3}"
+)
+#: A line of a bulleted or numbered list that labels a detail ("- Price: $9.00"), not an item.
+_LABELLED = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+\**[A-Za-z][\w '/&-]{0,30}\**\s*:")
+
+
+def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) -> str:
+    """An item of a list answer that is none of the names the task knows (``items`` and the
+    ``candidates``), so one too many: an id of the candidates' shape ("…, NM-00000-0", a
+    mistyped one), or a line of a bulleted or numbered list that names no known one ("4.
+    Acme Widget"). Empty if there is none, or the task gives no candidates."""
+    known = [*items, *candidates]
+    if not candidates:
+        return ""
+    ids = [name for name in known if re.search(r"[0-9]", name) and " " not in name.strip()]
+    if ids:
+        canonical = {_canonical_id(name) for name in ids}
+        for token in _MIXED_TOKEN.finditer(_skeleton(text)):
+            own = _canonical_id(token[0])
+            if own not in canonical and any(_same_shape(token[0], name) for name in ids):
+                return token[0]
+    forms = [_name_form(name) for name in known if name.strip()]
+    chunks = [c.strip(" .!*_\"'") for c in re.split(r",|;|\n|\band\b|&|/", _skeleton(text))]
+    has_known = [any(f" {f} " in f" {normalize_text(c)} " for f in forms) for c in chunks]
+    for i, chunk in enumerate(chunks):  # "A, B, Bob Kowalski": a person's name beside them
+        beside = (i > 0 and has_known[i - 1]) or (i + 1 < len(chunks) and has_known[i + 1])
+        if beside and not has_known[i] and _PERSON_LIKE.fullmatch(chunk):
+            return chunk
+    for line in text.split("\n"):
+        if not _LIST_ITEM.match(line) or _LABELLED.match(line):
+            continue
+        said = f" {normalize_text(_skeleton(line))} "
+        if not any(f" {form} " in said for form in forms):
+            return line.strip()
     return ""
 
 
@@ -1771,7 +1972,7 @@ def _in_a_list(text: str, names: Iterable[str]) -> bool:
     """Whether the answer is given as one item of a list of several ("1. Blue Mug\n2. Green
     Mug"), not as a name with its details listed below it ("Blue Mug:\n- price $5")."""
     lines = text.split("\n")
-    items = [line for line in lines if _LIST_ITEM.match(line)]
+    items = [line for line in lines if _LIST_ITEM.match(line) and not _LABELLED.match(line)]
     if len(items) < 2:
         return False
     wanted = [normalize_text(_skeleton(n)) for n in names][:1]
@@ -1805,8 +2006,10 @@ _OTHER_KINDS: dict[str, tuple[re.Pattern[str], ...]] = {
 #: "One" as a pronoun, after a determiner: "look up another one", "the one you bought", "which
 #: one" (no number).
 _PRONOUN_ONE = re.compile(
+    r"(?<!\bor )(?<!\bor just )(?<!\bor only )(?<!\bor maybe )"
     r"\b(?:another|any|each|every|no|the|this|that|which|some|other|same|right|wrong|last"
-    r"|next|latest|new|old|older|newer|only|a\s+new|a\s+different)\s+one\b",
+    r"|next|latest|new|old|older|newer|only|a\s+new|a\s+different)\s+one\b"
+    r"|\bone-(?:star|time|way|off|stop|click|day|size)\b",
     re.IGNORECASE,
 )
 
