@@ -239,7 +239,6 @@ SECOND_HEDGES = [
     ("phone", "(911) 555-0954", {}, "It's not tel: (911) 555-0954."),
     ("number", 7, {}, "7, or just the one"),
     ("money", 202500, {}, "$2,025, or in 2024"),
-    ("set", TWO, NOT_REPLIED, "Neither Sabrina Guerrero nor Shane Cross."),
     ("set", TWO, NOT_REPLIED, "At least Sabrina Guerrero and Shane Cross."),
     ("set", TWO, NOT_REPLIED, "Sabrina Guerrero, Shane Cross, etc."),
     ("set", TWO, NOT_REPLIED, f"{BOTH}, and quite possibly the other two."),
@@ -300,3 +299,62 @@ def test_a_message_of_nothing_but_or_is_read_once(kind):
     value = {"money": "$31.42", "identifier": "1ZPM4GX0TY8NXAFLGT", "date": "January 20, 2027",
              "time": "2:30 PM"}[kind]  # fmt: skip
     assert not grade(kind, (value + " " + "or " * 1400)[:4000], expected, year=2027).passed
+
+
+PEOPLE = {"candidates": ["Amy Nelson", "Bob Park", "Carol King", "Dan Wu", "Eve Stone"]}
+AMY_BOB = ["Amy Nelson", "Bob Park"]
+GAMES = ["Marble & Moss Family Board Game", "Playwise Classic Card Game", "Brickfield Train Set"]
+SHOP = {"candidates": [*GAMES, "Harbor & Pine Women's Classic Hoodie", "Terra & Twine Planter"]}
+
+#: A third review, of the rules above on answers they were not written for: careful answers
+#: that the rules failed (each failed on the commit before this row) ...
+THIRD_CAREFUL = [
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]} and {GAMES[2]}."),
+    ("list", GAMES, SHOP, f"**Top Three**\n1. {GAMES[0]}\n2. {GAMES[1]}\n3. {GAMES[2]}"),
+    ("list", GAMES, SHOP, f"1. {GAMES[0]}\n   - $39.99\n2. {GAMES[1]}\n3. {GAMES[2]}"),
+    ("list", GAMES, SHOP, f"1. {GAMES[0]}\n2. {GAMES[1]}\n3. {GAMES[2]}\n- All in stock."),
+    ("list", GAMES, SHOP, f"{', '.join(GAMES)} (all have at least 4.5 stars)."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson, Sales Director, and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Neither Amy Nelson nor Bob Park has replied yet."),
+    ("set", AMY_BOB, PEOPLE, "No response yet from Amy Nelson or Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park (want me to ping them?)."),
+    ("list", ORDERS["candidates"][:2], ORDERS,
+     "NM-25790-3 and NM-17871-4 (the second has an open return, RMA-55123)."),
+    ("money", 4137, {}, "The total of order NM-10234-5 was $41.37. That should be everything!"),
+    ("money", 4137, {}, "The total was $41.37 (tax included). Let me know if anything seems off!"),
+    ("money", 4137, {}, "The total was $41.37 (want the breakdown?)."),
+    ("money", 4137, {}, "Nothing went wrong: $41.37 was the final total."),
+    ("money", 4137, {}, "The total is $41.37. I could double-check, but the receipt says so."),
+    ("phone", "(555) 123-4567", {}, "Don't use the 800 number; call (555) 123-4567."),
+    ("identifier", "1Z9X8AA1012345678", {}, "The tracking, not order number: 1Z9X8AA1012345678"),
+    ("identifier", "1Z9X8AA1012345678", {}, "1Z9X8AA1012345678 (estimated delivery: March 6)."),
+    ("money", 663, {}, "Free shipping? Not without adding $6.63."),
+    ("money", 2499, {}, "Kibble Plus at $24.99 (15 lb)."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), THIRD_CAREFUL)
+def test_the_third_reviews_careful_answers_pass(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert result.passed, result.reason
+
+
+#: ... and hedges that passed.
+THIRD_HEDGES = [
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park. Maybe one more."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park. Possibly more."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson, Bob Park and one more whose name I didn't catch."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park, though I might have missed someone."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park (partial list)."),
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]}, {GAMES[2]} — the last two could swap."),
+    ("money", 4137, {}, "The total was $41.37, but I'm not 100 percent sure."),
+    ("money", 4137, {}, "The total was $41.37, I haven't verified this."),
+    ("phone", "(555) 123-4567", {}, "It's (555) 123-4567, although it could be outdated."),
+    ("money", 4137, {}, "Likely $41.37, but please double-check."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), THIRD_HEDGES)
+def test_the_third_reviews_hedges_fail(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert not result.passed, result.reason

@@ -203,11 +203,11 @@ _OPEN = re.compile(
     r"|[0-9]\s?\+(?![0-9]|\s*(?:sales\s+)?(?:tax|vat|shipping|delivery|handling|fee)s?\b)"
     r"|\bat the (?:most|least)\b|\bat a (?:minimum|maximum)\b|\bplus(?=\s*(?:[.,;:!?)]|$))"
     r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
-    r"|\bapprox(?:imately)?\b|\(est\.?\)|\bestimated\b|-ish\b|(?<=[0-9])ish\b"
+    r"|\bapprox(?:imately)?\b|\(est\.?\)|-ish\b|(?<=[0-9])ish\b"
     # right after the value: "12 minimum", "$58.20 tops", "$58.20, roughly", "12 (ish)"
     r"|(?:(?<=[0-9%)])|(?<=[ap]m)|(?<=[ap]\.m\.))[\s,(]*(?:minimum|maximum"
     r"|(?:upper|lower) ?bound|roughly|ish|rounded|more or less|estimated?|nominal(?:ly)?|ca"
-    r"|circa|appr|aprox|approx|env|etwa|tentative|tentatively|lb|ub)\.?(?!\.?\s*\w)"
+    r"|circa|appr|aprox|approx|env|etwa)\.?(?!\.?\s*\w)"
     r"(?=\s*(?:[.,;:!?)\]]|$))"
     # "max" and "min" only right after an amount and where the message ends: "(max. 2 per
     # customer)", "(30 min)" are another quantity's
@@ -231,7 +231,8 @@ _ONE_ON_ONE = re.compile(r"\bone[- ]on[- ]ones?\b", re.IGNORECASE)
 #: What states a most, where a most is asked for: "up to $X", "at most $X", "a maximum of $X",
 #: "$X max", "$X at the most".
 _STATES_A_MOST = re.compile(
-    r"\b(?:up to|at (?:the )?most|a maximum of|the maximum(?: is)?|max(?:imum)?:?)(?=\s*\$?[0-9])"
+    r"\b(?:up to|at (?:the )?most|a maximum of|the maximum(?: is)?|max(?:imum)?:?|no more than"
+    r"|not more than|(?:can'?t|cannot|can not|won'?t) (?:\w+ ){1,3}more than)(?=\s*\$?[0-9])"
     r"|(?<=[0-9])\s*(?:,\s*)?(?:max(?:imum)?|tops|at (?:the )?most)\b",
     re.IGNORECASE,
 )
@@ -273,20 +274,23 @@ _UNSURE = re.compile(
     r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
     r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
-    r"|\b(?:iirc|i\.i\.r\.c|afaik|afaict|afair|imo|imho|unverified|unconfirmed|double[- ]?check"
-    r"|could slip|likely|apparently|potentially|conceivably|preliminary|approximate|tbc|tbd)\b"
-    r"|\bnot (?:verified|confirmed|checked)\b|\bneeds? (?:verification|verifying|checking)\b"
-    r"|\bplease (?:verify|confirm|double[- ]?check)\b|\bdon'?t quote me\b"
-    r"|\boff the top of my head\b|\bfrom memory\b|\blast (?:I|time I) (?:checked|looked)\b"
-    r"|~~[^~]+~~|<(?:s|del|strike)>|\bsubject to change\b|\brough estimate\b"
-    r"|\b(?:nope|wrong)\b(?=\W*[$0-9])"
-    r"|\bI (?:do not|don'?t) (?:think|believe)\b|\bI'?d say\b|\bshould be\b|\bseems?\b"
-    r"|\bappears? to be\b|\b(?:could(?:n'?t| not)|can(?:'?t|not)|unable to) (?:verify|confirm)\b"
+    r"|\b(?:iirc|i\.i\.r\.c|afaik|afaict|afair|imho|unverified|unconfirmed|conceivably|tbc)\b"
+    r"|\bnot (?:verified|confirmed|double[- ]?checked)\b|\b(?:haven'?t|didn'?t|did not|have not)"
+    r" (?:verified|verify|double[- ]?checked|checked)\b|\bneeds? (?:verification|verifying)\b"
+    r"|\(\s*(?:please verify|double[- ]?check|to be confirmed|approx(?:imate)?)\s*\)"
+    r"|\bdon'?t quote me\b|\boff the top of my head\b|\bfrom memory\b"
+    r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
+    r"|^\W*(?:nope|wrong)\b|\bnot (?:\w+ ){0,2}(?:sure|certain|positive)\b|\bpretty sure\b"
+    r"|\b(?:could|might|may) be (?:outdated|out of date|off|stale)\b"
+    r"|\bfairly (?:confident|sure|certain)\b|\b[0-9]{1,2} ?% (?:confident|sure|certain)\b"
+    r"|\bconfidence: |\bif I'?m reading (?:this|it|that) (?:right|correctly)\b"
+    r"|\bif I read (?:\w+ ){0,3}(?:right|correctly)\b|\bas best I can tell\b"
+    r"|\bcan'?t tell for (?:certain|sure)\b|\bmay (?:be|have been) (?:outdated|out of date|wrong"
+    r"|incorrect)\b|\bmay not be (?:current|accurate|right|correct)\b"
+    r"|\bmay have (?:changed|mistyped)\b|\bin all likelihood\b|\bchances are\b"
     # the value denied after it: "$31.42 is not correct", "X isn't right", "X is wrong"
     r"|\b(?:is|was|are|were)(?: not|n'?t) (?:correct|right|accurate|it|the (?:right )?answer)\b"
     r"|\b(?:is|was) (?:wrong|incorrect)\b"
-    r"|\b(?:is|was)(?: not|n'?t) (?:the|her|his|my|your|their|its) (?:right |correct )?"
-    r"(?:one|answer|total|date|number|amount|price|time|phone|id|count|file|name)\b"
     r"|\bif (?:my )?memory serves\b|\bto the best of my (?:knowledge|memory|recollection)\b"
     r"|\b(?:says?|said|shows?|suggests?|indicates?|claims?|thinks?) otherwise\b"
     r"|\binstead\b(?!\s+of\b)(?![^.!?\n]*\?)"
@@ -1023,6 +1027,9 @@ _LIST_GUESSES = frozenset(("or", "either", "maybe", "perhaps", "possibly"))
 _LIST_HEDGE = re.compile(rf"{_HEDGE.pattern}|\b(?:maybe|perhaps|possibly)\b", re.IGNORECASE)
 
 
+_LIST_DENIAL = re.compile(r"\b(?:not|no|never|nor|without|t|nothing|none)\b")
+
+
 def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
     """Whether an "or" or "either" of ``words`` (the names written blanked out) offers another
     item: one among the names ("A, B or C", "A and B, or maybe C"), or right beside them with
@@ -1033,8 +1040,12 @@ def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
         return False  # a sentence around the list ("Let me know if … or …"); no list is none
     first = min(start for start, _ in found)
     last = max(start + len(name) + 2 for start, name in found)
+    # "No reply from A or B", "haven't heard from A or B": an "or" under a denial joins them
+    denied = bool(_LIST_DENIAL.search(" ".join(words[:first].split()[-8:])))
     for hedge in _LIST_HEDGE.finditer(words):
         if first < hedge.start() < last:
+            if denied and hedge[0].strip().lower() == "or":
+                continue
             return True
         before = words[last : hedge.start()] if hedge.start() >= last else ""
         after = words[hedge.end() : first] if hedge.end() <= first else ""
@@ -1245,7 +1256,7 @@ def grade(
         return Grade(False, reason, result.value)
     if kind in ("list", "set"):
         items = [*map(str, expected), *others]
-        unsaid = _OPEN_LIST.search(_skeleton(said)) or _guessed_items(said, items)
+        unsaid = _ADMITTED.search(_skeleton(said)) or _guessed_items(said, items)
         if unsaid:
             reason = f"{result.reason}, but {unsaid[0].strip()!r} leaves the list open: a hedge"
             return Grade(False, reason, result.value)
@@ -1647,9 +1658,26 @@ def _qualified(kind: str, text: str, value: Any, year: int | None) -> str:
     return ""
 
 
+#: Doubt that only the sentence giving the answer can say of it: "Likely $5.", "It seems to be
+#: $5", "$5 should be right", "I'd say $5", "$5 (couldn't verify)". In a sentence of its own
+#: ("That should be everything you need!", "Let me know if anything seems off") they say
+#: nothing of the answer.
+_UNSURE_NEAR = re.compile(
+    r"\b(?:likely|apparently|potentially|seemingly|supposedly|presumably|preliminary|imo|tbd)\b"
+    r"|\bI (?:do not|don'?t) (?:think|believe)\b|\bI'?d (?:say|estimate)\b|\bshould be\b"
+    r"|\bseems?\b|\bappears? to be\b|\bI (?:reckon|want to say|feel like)\b|\bought to be\b"
+    r"|\b(?:could(?:n'?t| not)|can(?:'?t|not)|unable to) (?:verify|confirm)\b"
+    r"|\b(?:could|might|may) (?:very )?well be\b|\b(?:might|could)'?ve been\b"
+    r"|\bmy best (?:estimate|guess)\b|\bto my knowledge\b|\bat a glance\b|\bno guarantees?\b"
+    r"|\b(?:is|was)(?: not|n'?t) (?:the|her|his|my|your|their|its) (?:right |correct )?"
+    r"(?:one|answer|total|number|amount|price|phone|id|count)\b"
+    r"|\bassuming\b|\bprovided (?:that )?(?!by\b)|\bas long as\b|\bif memory serves\b"
+    r"|\bplease (?:verify|confirm|double[- ]?check)\b|\bcould slip\b",
+    re.IGNORECASE,
+)
 #: A word that denies what follows it: "not", "isn't", "never", "no longer".
 _DENIAL = re.compile(
-    r"\b(?:not|never|neither|no longer|cannot|(?:is|was|are|were|does|did|do|has|had|have|wo|ca"
+    r"\b(?:not|never|no longer|cannot|(?:is|was|are|were|does|did|do|has|had|have|wo|ca"
     r"|should|could|would|must|need|ai)n'?t)\b",
     re.IGNORECASE,
 )
@@ -1661,15 +1689,16 @@ _DENIAL_MARK = re.compile(
 #: arrive on March 4", "not scheduled for 2 PM"), at most two; not those after which the value
 #: is the answer all the same ("didn't ship until March 4", "not before 2 PM").
 _DENIED_VERB = re.compile(
-    r"\s+(?!(?:until|till|before|after|than|later|earlier|sooner|later)\b)[a-z]+"
-    r"(?:\s+(?!(?:until|till|before|after|than)\b)[a-z]+)?",
+    r"\s+(?!(?:until|till|before|after|than|later|earlier|sooner|without|unless|except|more"
+    r"|less|over|under|only|just)\b)[a-z]+"
+    r"(?:\s+(?!(?:until|till|before|after|than|without|unless|except)\b)[a-z]+)?",
 )
 #: Words that may stand between a denial and the value it denies: "not on March 4", "isn't
 #: the Blue Mug", "not exactly $5", "it's not (555) 010-…" (a bracket or a quote opens it).
 _DENIAL_FILLER = re.compile(
     r"(?:\s+(?:the|a|an|on|at|in|for|from|to|by|of|exactly|quite|just|really|actually|even"
-    r"|be|been|it|called|named|that|this|your|my|any|simply|necessarily|equal|both|tel|phone"
-    r"|number|id|no|product|item|order|tracking|code|file)\b\.?:?)*"
+    r"|be|been|it|called|named|that|this|your|my|any|simply|necessarily|equal|both)\b\.?"
+    r"|\s+(?:tel|id|no)\b\.?:?)*"
     r"[\s\"'*_]*",
     re.IGNORECASE,
 )
@@ -1751,8 +1780,9 @@ def _starts_with_value(kind: str, rest: str, expected: Any, value: Any, year: in
             if word[-1] in ";:!?)":
                 break
         return bool(words) and set(_READ_SAID[kind](" ".join(words), year, value).values) == {value}
-    if kind == "phone":
-        return rest[:1] in "(+0123456789" and _phones(rest[:40]).values[:1] == (value,)
+    if kind == "phone":  # the number itself, where the rest begins
+        phone = _PHONE.search(rest[:40])
+        return phone is not None and phone.start() <= 1 and _phones(phone[0]).values == (value,)
     if kind == "identifier":  # the id itself, not a longer one ("#1001, not #10012")
         read = ""
         for token in re.finditer(r"[A-Za-z0-9-]+|[^\sA-Za-z0-9-]", rest[: len(str(expected)) + 24]):
@@ -1808,8 +1838,9 @@ def _asked(sentence: str, holds: Callable[[str], bool]) -> bool:
     """Whether ``sentence`` asks the value rather than says it: every clause that holds it
     ends with a "?" ("$41.37?", "March 4?!", "Was it March 4?"), or a "(?)" stands in it;
     a question after it ("$41.37 — anything else?") asks something else."""
-    if re.search(r"\([^()]{0,40}\?\s*\)", sentence):  # "(?)", "(tomorrow?)"
-        return True
+    for aside in re.finditer(r"\(([^()]{0,40})\?\s*\)", sentence):  # "(?)", "(tomorrow?)"
+        if len(aside[1].split()) <= 2 or re.search(r"[0-9]", aside[1]):
+            return True  # not "(want the breakdown?)"
     clauses = [c for c in re.split(r"[,;:(\[]|\s-+\s|(?<=\?)", sentence) if holds(c)]
     if clauses and all(c.rstrip(" .)]*_\"'!").endswith("?") for c in clauses):
         return True
@@ -1823,6 +1854,13 @@ def _asked(sentence: str, holds: Callable[[str], bool]) -> bool:
     return False
 
 
+#: Words of a sentence after a list that refer to another item ("Maybe one more.", "Or a third
+#: one.", "Possibly more.", "Either that or nobody has.").
+_ANOTHER_ITEM = re.compile(
+    r"\b(?:one|more|another|also|third|fourth|fifth|other|others|too|someone|somebody|nobody"
+    r"|none|all|both|either|that)\b",
+    re.IGNORECASE,
+)
 #: More words of a guess ("or", "maybe") than this in the sentence that gives the answer is a
 #: hedge (or a message written to slow the grader: each is read in its clause).
 _MANY_GUESSES = 12
@@ -1837,6 +1875,9 @@ def _offers_another_answer(
     later sentence that begins with one ("Or maybe …"), a list of names. ``names`` (the asked
     one, the candidates) are passed over: "Salt or Pepper Grinder" offers nothing; so is an
     "or" between words that are no values of a number-like kind ("Barnes or Noble")."""
+    for struck in re.finditer(r"~~([^~]{1,200})~~|<(?:s|del|strike)>(.{0,200}?)</", text):
+        if holds(struck[1] or struck[2] or ""):
+            return "it strikes the value through"
     # A quoted title that holds no value ("My card was declined or has expired") offers none.
     text = _QUOTED.sub(
         lambda m: m[0] if re.search(r"[0-9]", m[0]) or holds(m[0]) else " " * len(m[0]), text
@@ -1847,6 +1888,9 @@ def _offers_another_answer(
     inside = re.compile("|".join(sorted(spelled, key=len, reverse=True)), re.I) if spelled else None
     for i in giving:
         said = inside.sub(" ", sentences[i]) if inside is not None else sentences[i]
+        near = _UNSURE_NEAR.search(sentences[i])
+        if near:
+            return f"{near[0].strip()!r} says it is not sure"
         guesses = list(_GUESS.finditer(said))
         if len(guesses) > _MANY_GUESSES:  # each is read around it: bounded, as no answer needs
             return f"{len(guesses)} words like {guesses[0][0].strip()!r} offer others"
@@ -1884,8 +1928,10 @@ def _offers_another_answer(
         return "'?' asks it rather than says it"
     first = giving[0] if giving else 0
     for part in sentences[first + 1 :]:
-        if kind in ("list", "set") and not (inside is not None and inside.search(part)):
-            continue  # "A and B. Maybe send them a reminder?" names no other item
+        if kind in ("list", "set") and not (
+            (inside is not None and inside.search(part)) or _ANOTHER_ITEM.search(part)
+        ):
+            continue  # "A and B. Maybe send them a reminder?" offers no other item
         if _GUESS_FIRST.search(part):
             return f"{part.split()[0]!r} offers another"
     if kind in ("name", "string") and _in_a_list(text, names):
@@ -1899,7 +1945,7 @@ _OPEN_LIST = re.compile(
     r"\b(?:at least|among(?:st)? others|etc|et cetera|and (?:others|more|so on|the like)"
     r"|including|such as|mainly|mostly|primarily|for (?:example|instance)|e\.?g"
     r"|plus (?:a few|some|several|others|more)|a (?:few|couple) more|to name (?:a few|some)"
-    r"|partial(?: list)?|part of it|one or two more|or more|there (?:may|might|could) be"
+    r"|partial list|part of it|one or two more|or more|there (?:may|might|could) be"
     r"|the (?:others|rest) (?:possibly|perhaps|maybe|too|as well))\b",
     re.IGNORECASE,
 )
@@ -1912,53 +1958,102 @@ _ITEM_GUESS = re.compile(
 
 
 def _guessed_items(text: str, names: Sequence[str]) -> re.Match[str] | None:
-    """A guess word in a sentence of ``text`` that names one of ``names`` (the items, the
-    candidates): "A and B, and quite possibly the other two", "… — perhaps more"."""
-    for sentence in _sentences(_skeleton(text)):
-        if _named_items(sentence, names)[0]:
-            found = _ITEM_GUESS.search(sentence)
-            if found:
-                return found
+    """A word that leaves the list open ("at least", "etc.", "including", "among others") or
+    guesses ("maybe", "possibly") where it stands beside the names of a clause that names
+    them: among them, at most two words before the first ("At least A and B") or after the
+    last ("A and B, and quite possibly the other two", "A and B, etc."). One further off says
+    something else ("… (all have at least 4.5 stars)", "… still haven't replied; they may be
+    travelling")."""
+    for clause in re.split(r"[.;!?\n]+\s|[.;!?\n]+$|\(|\)", _skeleton(text)):
+        words = f" {normalize_text(clause)} "
+        found: list[tuple[int, int]] = []
+        for name in _longest_first(tuple(names)):
+            start = words.find(f" {name} ")
+            while start >= 0:
+                found.append((start, start + len(name) + 2))
+                words = words[:start] + " " + "|" * len(name) + " " + words[start + len(name) + 2 :]
+                start = words.find(f" {name} ")
+        if not found:
+            continue
+        first, last = min(a for a, _ in found), max(b for _, b in found)
+        for word in (*_OPEN_LIST.finditer(words), *_ITEM_GUESS.finditer(words)):
+            before = len(words[word.end() : first].split()) if word.end() <= first else None
+            after = len(words[last : word.start()].split()) if word.start() >= last else None
+            if first < word.start() < last or (before is not None and before <= 2):
+                return word
+            if after is not None and after <= 2:
+                return word
     return None
+
+
+#: What admits anywhere that a list may be incomplete: "I may have missed some", "the ones I
+#: could find", "non-exhaustive", "A, B …".
+_ADMITTED = re.compile(
+    r"\b(?:might|may|could) (?:have )?missed\b|\bmay be incomplete\b|\bmight not be all\b"
+    r"|\b(?:the ones?|all|those) (?:that )?I could find\b|\b(?:non-?)?exhaustive\b"
+    r"|\bincomplete (?:list|answer)\b|\(incomplete\)|\bat minimum\b|\bfor starters\b"
+    r"|\bto name (?:two|three|a few|some)\b|\band so forth\b|\band (?:some|a few) others\b"
+    r"|\bthere (?:may|might|could) be (?:more|others|another|one or two|a few|some)\b"
+    r"|\b(?:could|might|may) (?:be )?swap(?:ped)?\b|\bnearly tied\b|\bneck and neck\b"
+    r"|\bpartial list\b|\bpart of it\b|\b(?:perhaps|possibly|maybe|potentially) more\b"
+    r"|\bmore (?:perhaps|possibly|maybe)\b|\bthe (?:others|rest) (?:possibly|perhaps|maybe)\b"
+    r"|\b(?:and|plus) (?:one|two) more\b|\ba (?:third|fourth|fifth) (?:one|person|order|item"
+    r"|product)\b|\b(?:and|plus) someone\b|\band the one from\b"
+    r"|\b(?:might|may|could) (?:also )?have (?:gone|been sent|shipped) there\b"
+    r"|\b(?:one|two|a few) or (?:two|three) more\b"
+    r"|,\s*(?:\.\.\.|\u2026)\s*$|[A-Za-z](?:\.\.\.|\u2026)\s*$",
+    re.IGNORECASE,
+)
 
 
 #: Two to four capitalised words, as a name is written ("Bob Kowalski"), not a greeting.
 _PERSON_LIKE = re.compile(
-    r"(?!(?:Hi|Hello|Hey|Dear|Thanks|Thank|Best|Kind|Regards|Cheers|Let|Please|Also|Both)\b)"
+    r"(?!(?:Hi|Hello|Hey|Dear|Thanks|Thank|Best|Kind|Regards|Cheers|Let|Please|Also|Both|It"
+    r"|It's|Its|The|This|That|These|Those|Yes|No|Only|Just|All|Your|My|Our|Their|They|We|You"
+    r"|Here|There|So|Then|Top|Who|Which)\b)"
     r"[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,3}"
 )
 #: A line of a bulleted or numbered list that labels a detail ("- Price: $9.00"), not an item.
 _LABELLED = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+\**[A-Za-z][\w '/&-]{0,30}\**\s*:")
 
 
+def _id_pattern(text: str) -> str:
+    """An id's shape: letters as A, digits as 9, the rest as written ("NM-10234-5" is
+    "AA-99999-9"; "RMA-55123" is another shape)."""
+    return re.sub(r"[0-9]", "9", re.sub(r"[A-Za-z]", "A", text.strip()))
+
+
 def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) -> str:
     """An item of a list answer that is none of the names the task knows (``items`` and the
-    ``candidates``), so one too many: an id of the candidates' shape ("…, NM-00000-0", a
-    mistyped one), or a line of a bulleted or numbered list that names no known one ("4.
-    Acme Widget"). Empty if there is none, or the task gives no candidates."""
+    ``candidates``), so one too many: an id of exactly the candidates' shape ("…, NM-00000-0",
+    a mistyped one), a person's name in a bare list of names ("A, B, Bob Kowalski"), or a
+    numbered line among numbered lines of known names ("4. Acme Widget"). Empty if there is
+    none, or the task gives no candidates."""
     known = [*items, *candidates]
     if not candidates:
         return ""
     ids = [name for name in known if re.search(r"[0-9]", name) and " " not in name.strip()]
     if ids:
         canonical = {_canonical_id(name) for name in ids}
+        shapes = {_id_pattern(name) for name in ids}
         for token in _MIXED_TOKEN.finditer(_skeleton(text)):
-            own = _canonical_id(token[0])
-            if own not in canonical and any(_same_shape(token[0], name) for name in ids):
+            if _canonical_id(token[0]) not in canonical and _id_pattern(token[0]) in shapes:
                 return token[0]
-    forms = [_name_form(name) for name in known if name.strip()]
-    chunks = [c.strip(" .!*_\"'") for c in re.split(r",|;|\n|\band\b|&|/", _skeleton(text))]
-    has_known = [any(f" {f} " in f" {normalize_text(c)} " for f in forms) for c in chunks]
-    for i, chunk in enumerate(chunks):  # "A, B, Bob Kowalski": a person's name beside them
-        beside = (i > 0 and has_known[i - 1]) or (i + 1 < len(chunks) and has_known[i + 1])
-        if beside and not has_known[i] and _PERSON_LIKE.fullmatch(chunk):
-            return chunk
-    for line in text.split("\n"):
-        if not _LIST_ITEM.match(line) or _LABELLED.match(line):
-            continue
-        said = f" {normalize_text(_skeleton(line))} "
-        if not any(f" {form} " in said for form in forms):
-            return line.strip()
+    forms = {_name_form(name) for name in known if name.strip()}
+    # a bare list of names: every part is a known name or looks like a person's
+    parts = [p.strip(" .!*_\"'") for p in re.split(r",|;|\n|\band\b", _skeleton(text))]
+    parts = [p for p in parts if p]
+    unknown = [p for p in parts if normalize_text(p) not in forms]
+    if parts and len(unknown) < len(parts) and all(_PERSON_LIKE.fullmatch(p) for p in unknown):
+        return unknown[0] if unknown else ""
+    numbered = [line for line in text.split("\n") if re.match(r"[0-9]{1,2}[.)]\s", line)]
+    named = [
+        any(f" {f} " in f" {normalize_text(_skeleton(line))} " for f in forms) for line in numbered
+    ]
+    if sum(named) >= 2:
+        for line, names_one in zip(numbered, named, strict=True):
+            if not names_one and not _LABELLED.match(line):
+                return line.strip()
     return ""
 
 
