@@ -1009,6 +1009,13 @@ def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
     a longer one is not counted twice; a name written twice counts twice), and whether a hedge
     word is left outside them. The words around them ("The top three are …, as far as I can
     see") are no items: the items of a list of known names are those names."""
+    words, found = _blanked_names(text, names)
+    return [name for _, name in sorted(found)], _hedged_between(words, found)
+
+
+def _blanked_names(text: str, names: Iterable[str]) -> tuple[str, list[tuple[int, str]]]:
+    """``text``'s words (:func:`normalize_text`) with each of ``names`` written in it blanked
+    out, longest first, and where each stood (its offset in those words, and the name)."""
     words = f" {normalize_text(_skeleton(text))} "
     found: list[tuple[int, str]] = []
     for name in _longest_first(tuple(names)):
@@ -1017,7 +1024,21 @@ def _named_items(text: str, names: Iterable[str]) -> tuple[list[str], bool]:
             found.append((start, name))
             words = words[:start] + " " + "|" * len(name) + " " + words[start + len(needle) :]
             start = words.find(needle)
-    return [name for _, name in sorted(found)], _hedged_between(words, found)
+    return words, found
+
+
+def _beside_names(
+    words: str, found: list[tuple[int, str]], word: re.Match[str], within: int
+) -> bool:
+    """Whether ``word`` (a match in ``words``, the names blanked out at ``found``) stands among
+    the names, or at most ``within`` words before the first or after the last."""
+    first = min(start for start, _ in found)
+    last = max(start + len(name) + 2 for start, name in found)
+    if first < word.start() < last:
+        return True
+    if word.start() >= last:
+        return len(words[last : word.start()].split()) <= within
+    return word.end() <= first and len(words[word.end() : first].split()) <= within
 
 
 #: Words that offer another item of a list where they stand among its names or right beside
@@ -1043,15 +1064,10 @@ def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
     # "No reply from A or B", "haven't heard from A or B": an "or" under a denial joins them
     denied = bool(_LIST_DENIAL.search(" ".join(words[:first].split()[-8:])))
     for hedge in _LIST_HEDGE.finditer(words):
-        if first < hedge.start() < last:
-            if denied and hedge[0].strip().lower() == "or":
-                continue
-            return True
-        before = words[last : hedge.start()] if hedge.start() >= last else ""
-        after = words[hedge.end() : first] if hedge.end() <= first else ""
-        if hedge.start() >= last and len(before.split()) <= 1:
-            return True
-        if hedge.end() <= first and len(after.split()) <= 1:
+        among = first < hedge.start() < last
+        if among and denied and hedge[0].strip().lower() == "or":
+            continue
+        if _beside_names(words, found, hedge, 1):
             return True
     return False
 
@@ -1965,23 +1981,11 @@ def _guessed_items(text: str, names: Sequence[str]) -> re.Match[str] | None:
     something else ("… (all have at least 4.5 stars)", "… still haven't replied; they may be
     travelling")."""
     for clause in re.split(r"[.;!?\n]+\s|[.;!?\n]+$|\(|\)", _skeleton(text)):
-        words = f" {normalize_text(clause)} "
-        found: list[tuple[int, int]] = []
-        for name in _longest_first(tuple(names)):
-            start = words.find(f" {name} ")
-            while start >= 0:
-                found.append((start, start + len(name) + 2))
-                words = words[:start] + " " + "|" * len(name) + " " + words[start + len(name) + 2 :]
-                start = words.find(f" {name} ")
+        words, found = _blanked_names(clause, names)
         if not found:
             continue
-        first, last = min(a for a, _ in found), max(b for _, b in found)
         for word in (*_OPEN_LIST.finditer(words), *_ITEM_GUESS.finditer(words)):
-            before = len(words[word.end() : first].split()) if word.end() <= first else None
-            after = len(words[last : word.start()].split()) if word.start() >= last else None
-            if first < word.start() < last or (before is not None and before <= 2):
-                return word
-            if after is not None and after <= 2:
+            if _beside_names(words, found, word, 2):
                 return word
     return None
 
