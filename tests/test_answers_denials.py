@@ -351,6 +351,9 @@ THIRD_HEDGES = [
     ("money", 4137, {}, "The total was $41.37, I haven't verified this."),
     ("phone", "(555) 123-4567", {}, "It's (555) 123-4567, although it could be outdated."),
     ("money", 4137, {}, "Likely $41.37, but please double-check."),
+    # validate's own battery: an "or" between a name and a sentence, under a denial
+    ("set", AMY_BOB, PEOPLE, "Either Not replied: Amy Nelson or These guests haven't replied "
+     "yet: Amy Nelson, Bob Park.."),
 ]  # fmt: skip
 
 

@@ -1060,12 +1060,13 @@ def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
     if not found:
         return False  # a sentence around the list ("Let me know if … or …"); no list is none
     first = min(start for start, _ in found)
-    last = max(start + len(name) + 2 for start, name in found)
     # "No reply from A or B", "haven't heard from A or B": an "or" under a denial joins them
     denied = bool(_LIST_DENIAL.search(" ".join(words[:first].split()[-8:])))
     for hedge in _LIST_HEDGE.finditer(words):
-        among = first < hedge.start() < last
-        if among and denied and hedge[0].strip().lower() == "or":
+        joins = re.fullmatch(r".*\|\s*", words[: hedge.start()]) and re.match(
+            r"\s*\|", words[hedge.end() :]
+        )  # "A or B", the names on both sides
+        if denied and joins and hedge[0].strip().lower() == "or" and "either" not in words:
             continue
         if _beside_names(words, found, hedge, 1):
             return True
