@@ -354,6 +354,8 @@ THIRD_HEDGES = [
     # validate's own battery: an "or" between a name and a sentence, under a denial
     ("set", AMY_BOB, PEOPLE, "Either Not replied: Amy Nelson or These guests haven't replied "
      "yet: Amy Nelson, Bob Park.."),
+    ("set", AMY_BOB, PEOPLE, "Either none or The ones not replied: Amy Nelson, Bob Park.."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park, or nobody."),
 ]  # fmt: skip
 
 

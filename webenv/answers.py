@@ -1048,6 +1048,11 @@ _LIST_GUESSES = frozenset(("or", "either", "maybe", "perhaps", "possibly"))
 _LIST_HEDGE = re.compile(rf"{_HEDGE.pattern}|\b(?:maybe|perhaps|possibly)\b", re.IGNORECASE)
 
 
+#: "Either … or" in a sentence that names items, and an "or" that offers none at all.
+_EITHER_OR = re.compile(
+    r"\beither\b(?!\s+way\b).*\bor\b|\bor\s+(?:none|nobody|no one|nothing)\b"
+    r"|\b(?:none|nobody|no one|nothing)\s+or\b"
+)
 _LIST_DENIAL = re.compile(r"\b(?:not|no|never|nor|without|t|nothing|none)\b")
 
 
@@ -1059,6 +1064,8 @@ def _hedged_between(words: str, found: list[tuple[int, str]]) -> bool:
     follow up or anything else")."""
     if not found:
         return False  # a sentence around the list ("Let me know if … or …"); no list is none
+    if _EITHER_OR.search(words):  # "Either none or A and B", wherever the names stand
+        return True
     first = min(start for start, _ in found)
     # "No reply from A or B", "haven't heard from A or B": an "or" under a denial joins them
     denied = bool(_LIST_DENIAL.search(" ".join(words[:first].split()[-8:])))
