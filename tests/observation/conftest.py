@@ -85,6 +85,23 @@ addEventListener("load", () => {
 });
 </script>
 """,
+    "stalled": """
+<h1>Stalled</h1><ul id="items"></ul>
+<script>
+// As on a busy machine: 10 ms after each item the page's thread stalls for 60 ms, so that the
+// timer of the next item, meant for 15 ms later, runs late.
+addEventListener("load", () => {
+  let added = 0;
+  const stall = () => { const until = performance.now() + 60; while (performance.now() < until); };
+  const add = () => {
+    added += 1;
+    document.getElementById("items").insertAdjacentHTML("beforeend", `<li>item ${added}</li>`);
+    if (added < 3) { setTimeout(add, 15); setTimeout(stall, 10); }
+  };
+  setTimeout(add, 15);
+});
+</script>
+""",
     "scroll": """
 <h1>Scroll</h1><div style="height:3000px">tall</div><button>Far below</button>
 """,

@@ -371,6 +371,42 @@
   const watcher = new MutationObserver(() => { changes += 1; changedAt = performance.now(); });
   watcher.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   window.addEventListener("load", () => { loadedAt = performance.now(); });
+  // The page's own timers and animation frames not yet run, each with when it was meant to
+  // run. On a busy machine a timer runs late, after a wait for quiet that began behind it has
+  // timed its window by the machine's clock; so a wait for quiet also waits for every timer
+  // meant to run within its window (see settle), and what it shows does not depend on the
+  // machine's load. Timers given as strings are not followed.
+  const owed = new Map(); // a timer's pool and handle -> when it is next meant to run
+  const track = (name, clear, pool, dueIn, repeats) => {
+    const schedule = window[name];
+    const cancel = window[clear];
+    if (typeof schedule !== "function" || typeof cancel !== "function") return;
+    window[name] = function (callback, ...rest) {
+      if (typeof callback !== "function") return schedule.call(window, callback, ...rest);
+      let key = null;
+      const run = function (...args) {
+        if (repeats) owed.set(key, performance.now() + dueIn(rest)); else owed.delete(key);
+        return callback.apply(this, args);
+      };
+      const handle = schedule.call(window, run, ...rest);
+      key = `${pool}:${handle}`;
+      owed.set(key, performance.now() + dueIn(rest));
+      return handle;
+    };
+    window[clear] = function (handle) {
+      owed.delete(`${pool}:${handle}`);
+      return cancel.call(window, handle);
+    };
+  };
+  // setTimeout and setInterval share one pool of handles (either clear ends either).
+  const delay = (rest) => Math.max(0, Number(rest[0]) || 0);
+  track("setTimeout", "clearTimeout", "timer", delay, false);
+  track("setInterval", "clearInterval", "timer", delay, true);
+  track("requestAnimationFrame", "cancelAnimationFrame", "frame", () => 1000 / 60, false);
+  function owes(by) {
+    for (const due of owed.values()) if (due <= by) return true;
+    return false;
+  }
   // When a navigation away from this document began (the Navigation API's navigate event,
   // fired as it starts: a link followed once a dialog closes, a script's location change):
   // the document is about to be replaced, though its request may not have reached the
@@ -400,16 +436,20 @@
     // behind the page's own queued work, an input event's handlers say), so that a busy
     // machine, where a tick comes late, does not shorten it: as many ticks since the last
     // change as fit in quietMs at a tick per 10 ms for a document seen before, and one for a
-    // new one. An `untouched` document (nothing was done to the page) unchanged since then
-    // is settled already. A document being navigated away from is not settled: its
-    // replacement ends this wait (and the caller waits for the next document), for at most
-    // LEAVE_MS of this call (a navigation may end without one: a 204, a download).
+    // new one. Nor is it quiet while a timer or animation frame of the page meant to run by
+    // the end of that window (or by this call) has not run. An `untouched` document (nothing
+    // was done to the page) unchanged since then, and owing no timer, is settled already.
+    // A document being navigated away from is not settled: its replacement ends this wait
+    // (and the caller waits for the next document), for at most LEAVE_MS of this call (a
+    // navigation may end without one: a 204, a download).
     const called = performance.now();
     const current = version();
     const seen = typeof since === "string" && since.split(":")[0] === documentToken;
     const complete = () => document.readyState === "complete";
     const leaving = () => leavingAt !== null && performance.now() - Math.max(leavingAt, called) < LEAVE_MS;
-    if (untouched && since === current && complete() && !leaving()) return Promise.resolve("complete");
+    if (untouched && since === current && complete() && !leaving() && !owes(called)) {
+      return Promise.resolve("complete");
+    }
     const turns = seen ? Math.ceil(quietMs / 10) : 1;
     return new Promise((resolve) => {
       let ticks = 0;
@@ -419,7 +459,8 @@
         if (changes !== counted) { counted = changes; ticks = 0; }
         const now = performance.now();
         const from = Math.max(changedAt, seen || loadedAt === null ? called : loadedAt);
-        const quiet = complete() && ticks >= turns && now - from >= quietMs && !leaving();
+        const quiet = complete() && ticks >= turns && now - from >= quietMs && !leaving()
+          && !owes(Math.max(from + quietMs, called));
         if (quiet || now - called >= maxMs) {
           resolve(document.readyState);
         } else {
