@@ -363,3 +363,47 @@ THIRD_HEDGES = [
 def test_the_third_reviews_hedges_fail(kind, expected, options, text):
     result = grade(kind, text, expected, **options)
     assert not result.passed, result.reason
+
+
+TWO_ORDERS = ORDERS["candidates"][:2]
+
+#: Hedges the third review left passing: near-synonyms of the doubt words above, a list left
+#: open in other words, and one more item that the task does not know, inside a sentence or
+#: without the candidates' letters ...
+KNOWN_LEFT = [
+    ("money", 4137, {}, "I'd wager it's $41.37."),
+    ("number", 8, {}, "I'd bet on 8."),
+    ("money", 4137, {}, "The total is reportedly $41.37."),
+    ("money", 4137, {}, "Allegedly $41.37."),
+    ("set", AMY_BOB, PEOPLE, "So far I've found Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Among them: Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson, Bob Park and Bob Kowalski haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Bob Kowalski, Amy Nelson & Bob Park haven't replied."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, 10999-1"),
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]}, {GAMES[2]} and Ruth Adler Chess Set"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), KNOWN_LEFT)
+def test_the_hedges_the_third_review_left_fail(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert not result.passed, result.reason
+
+
+#: ... and, beside them, careful answers of the same words.
+KNOWN_LEFT_CAREFUL = [
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied so far."),
+    ("set", AMY_BOB, PEOPLE, "So far, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson (Acme Corp) and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson, Acme Corp, and Bob Park haven't replied."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4 (25790-3 is the larger)."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, both to 10999 Elm St."),
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]} and {GAMES[2]}. Thanks, Ruth Adler"),
+    ("money", 4137, {}, "The total was $41.37, as reported on the receipt."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), KNOWN_LEFT_CAREFUL)
+def test_careful_answers_in_the_same_words_pass(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert result.passed, result.reason

@@ -279,6 +279,7 @@ _UNSURE = re.compile(
     r" (?:verified|verify|double[- ]?checked|checked)\b|\bneeds? (?:verification|verifying)\b"
     r"|\(\s*(?:please verify|double[- ]?check|to be confirmed|approx(?:imate)?)\s*\)"
     r"|\bdon'?t quote me\b|\boff the top of my head\b|\bfrom memory\b"
+    r"|\b(?:I'?d|I would|I'?ll|I) (?:wager|bet)\b"
     r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
     r"|^\W*(?:nope|wrong)\b|\bnot (?:\w+ ){0,2}(?:sure|certain|positive)\b|\bpretty sure\b"
     r"|\b(?:could|might|may) be (?:outdated|out of date|off|stale)\b"
@@ -1687,7 +1688,8 @@ def _qualified(kind: str, text: str, value: Any, year: int | None) -> str:
 #: ("That should be everything you need!", "Let me know if anything seems off") they say
 #: nothing of the answer.
 _UNSURE_NEAR = re.compile(
-    r"\b(?:likely|apparently|potentially|seemingly|supposedly|presumably|preliminary|imo|tbd)\b"
+    r"\b(?:likely|apparently|potentially|seemingly|supposedly|presumably|preliminary|imo|tbd"
+    r"|reportedly|allegedly|ostensibly|purportedly)\b"
     r"|\bI (?:do not|don'?t) (?:think|believe)\b|\bI'?d (?:say|estimate)\b|\bshould be\b"
     r"|\bseems?\b|\bappears? to be\b|\bI (?:reckon|want to say|feel like)\b|\bought to be\b"
     r"|\b(?:could(?:n'?t| not)|can(?:'?t|not)|unable to) (?:verify|confirm)\b"
@@ -1966,7 +1968,7 @@ def _offers_another_answer(
 #: Words that leave a list open, anywhere in the answer: "at least A and B", "A, B, etc.",
 #: "including A and B", "A and B, among others", "mainly A and B", "plus a few more".
 _OPEN_LIST = re.compile(
-    r"\b(?:at least|among(?:st)? others|etc|et cetera|and (?:others|more|so on|the like)"
+    r"\b(?:at least|among(?:st)? (?:others|them)|etc|et cetera|and (?:others|more|so on|the like)"
     r"|including|such as|mainly|mostly|primarily|for (?:example|instance)|e\.?g"
     r"|plus (?:a few|some|several|others|more)|a (?:few|couple) more|to name (?:a few|some)"
     r"|partial list|part of it|one or two more|or more|there (?:may|might|could) be"
@@ -2003,6 +2005,8 @@ def _guessed_items(text: str, names: Sequence[str]) -> re.Match[str] | None:
 _ADMITTED = re.compile(
     r"\b(?:might|may|could) (?:have )?missed\b|\bmay be incomplete\b|\bmight not be all\b"
     r"|\b(?:the ones?|all|those) (?:that )?I could find\b|\b(?:non-?)?exhaustive\b"
+    r"|\bso far,? I(?:'ve| have)? (?:found|seen|spotted|identified|counted|got)\b"
+    r"|\b(?:the ones?|those) I(?:'ve| have)? (?:found|seen|spotted) so far\b"
     r"|\bincomplete (?:list|answer)\b|\(incomplete\)|\bat minimum\b|\bfor starters\b"
     r"|\bto name (?:two|three|a few|some)\b|\band so forth\b|\band (?:some|a few) others\b"
     r"|\bthere (?:may|might|could) be (?:more|others|another|one or two|a few|some)\b"
@@ -2029,6 +2033,10 @@ _PERSON_LIKE = re.compile(
 _LABELLED = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+\**[A-Za-z][\w '/&-]{0,30}\**\s*:")
 
 
+#: Digits and dashes standing alone ("10999-1"), not part of an amount or a longer number.
+_BARE_DIGITS = re.compile(r"(?<![\w$.,-])[0-9][0-9-]*[0-9](?![\w.,-]?[0-9])")
+
+
 def _id_pattern(text: str) -> str:
     """An id's shape: letters as A, digits as 9, the rest as written ("NM-10234-5" is
     "AA-99999-9"; "RMA-55123" is another shape)."""
@@ -2038,9 +2046,10 @@ def _id_pattern(text: str) -> str:
 def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) -> str:
     """An item of a list answer that is none of the names the task knows (``items`` and the
     ``candidates``), so one too many: an id of exactly the candidates' shape ("…, NM-00000-0",
-    a mistyped one), a person's name in a bare list of names ("A, B, Bob Kowalski"), or a
-    numbered line among numbered lines of known names ("4. Acme Widget"). Empty if there is
-    none, or the task gives no candidates."""
+    a mistyped one) or of that shape without its letters ("…, 10999-1"), a person's name in a
+    bare list of names ("A, B, Bob Kowalski") or joined to theirs ("A, B and Bob Kowalski
+    haven't replied"), or a numbered line among numbered lines of known names ("4. Acme
+    Widget"). Empty if there is none, or the task gives no candidates."""
     known = [*items, *candidates]
     if not candidates:
         return ""
@@ -2051,6 +2060,12 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
         for token in _MIXED_TOKEN.finditer(_skeleton(text)):
             if _canonical_id(token[0]) not in canonical and _id_pattern(token[0]) in shapes:
                 return token[0]
+        # one written without the candidates' letters ("…, 10999-1" beside "NM-…" ids)
+        bare = {re.sub(r"^A+\W?", "", shape) for shape in shapes} - shapes
+        digits = {re.sub(r"^[A-Za-z]+\W?", "", name.strip()) for name in ids}
+        for token in _BARE_DIGITS.finditer(_skeleton(text)):
+            if _id_pattern(token[0]) in bare and token[0] not in digits:
+                return token[0]
     forms = {_name_form(name) for name in known if name.strip()}
     # a bare list of names: every part is a known name or looks like a person's
     parts = [p.strip(" .!*_\"'") for p in re.split(r",|;|\n|\band\b", _skeleton(text))]
@@ -2058,6 +2073,9 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
     unknown = [p for p in parts if normalize_text(p) not in forms]
     if parts and len(unknown) < len(parts) and all(_PERSON_LIKE.fullmatch(p) for p in unknown):
         return unknown[0] if unknown else ""
+    joined = _joined_stranger(text, known, forms)
+    if joined:
+        return joined
     numbered = [line for line in text.split("\n") if re.match(r"[0-9]{1,2}[.)]\s", line)]
     named = [
         any(f" {f} " in f" {normalize_text(_skeleton(line))} " for f in forms) for line in numbered
@@ -2067,6 +2085,42 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
             if not names_one and not _LABELLED.match(line):
                 return line.strip()
     return ""
+
+
+#: What joins two items of a list written in a sentence: ", ", " and ", ", and ", " & ".
+_JOINED = r"(?:\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+)"
+
+
+def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
+    """A person's name joined to the known names as one more item of their list ("A, B and
+    Bob Kowalski haven't replied", "Bob Kowalski, A and B") that is none of them."""
+    marked = unicodedata.normalize("NFKD", _skeleton(text))
+    marked = "".join(ch for ch in marked if not unicodedata.combining(ch))
+    for form in _longest_first(tuple(known)):
+        # the name as normalize_text reads it: any punctuation between its words, "&" for "and"
+        words = (r"(?:and|&)" if word == "and" else re.escape(word) for word in form.split())
+        name = r"(?<![^\W_])" + r"(?:[^\w]|_)+".join(words) + r"(?![^\W_])"
+        marked = re.sub(name, "\x00", marked, flags=re.I)
+    person = _PERSON_LIKE.pattern
+    pattern = rf"\x00{_JOINED}({person})|({person}){_JOINED}\x00"
+    for match in re.finditer(pattern, marked):
+        who = match[1] or match[2]
+        if normalize_text(who) not in forms and not _NOT_A_PERSON.search(who):
+            return who
+    return ""
+
+
+#: Words of a job title or an organisation, not of a person's name ("Amy Nelson, Sales
+#: Director, and Bob Park", "Bo Park, Acme Corp").
+_NOT_A_PERSON = re.compile(
+    r"\b(?:director|manager|lead|leader|head|chief|officer|president|vp|engineer|designer"
+    r"|developer|analyst|assistant|associate|coordinator|specialist|consultant|intern"
+    r"|executive|supervisor|administrator|accountant|representative|rep|owner|founder|partner"
+    r"|team|department|dept|office|support|sales|marketing|finance|legal|hr|it|ops|operations"
+    r"|inc|corp|corporation|llc|ltd|co|company|group|agency|studio|labs?|university|school"
+    r"|hospital|clinic|bank|store|shop)\b",
+    re.IGNORECASE,
+)
 
 
 def _restates(aside: str, holds: Callable[[str], bool]) -> bool:
