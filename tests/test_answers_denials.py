@@ -381,6 +381,8 @@ KNOWN_LEFT = [
     ("set", AMY_BOB, PEOPLE, "Bob Kowalski, Amy Nelson & Bob Park haven't replied."),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, 10999-1"),
     ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]}, {GAMES[2]} and Ruth Adler Chess Set"),
+    ("money", 111653, {}, "$1,116.53 or $325.00 per night."),
+    ("money", 111653, {}, "$1,116.53, or $1,200.00 if the cap is $325 per night."),
 ]  # fmt: skip
 
 
@@ -400,6 +402,11 @@ KNOWN_LEFT_CAREFUL = [
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, both to 10999 Elm St."),
     ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]} and {GAMES[2]}. Thanks, Ruth Adler"),
     ("money", 4137, {}, "The total was $41.37, as reported on the receipt."),
+    # a rate beside a total is no second candidate for it; alone, it is the answer
+    ("money", 111653, {}, "$1,116.53. The current limit is $325.00 per night, so the items "
+     "over it count only up to it."),
+    ("money", 111653, {}, "$1,116.53 (lodging is capped at $325/night)."),
+    ("money", 18900, {}, "The rate is $189.00 per night."),
 ]  # fmt: skip
 
 

@@ -551,8 +551,28 @@ def _without_other_kinds(text: str) -> str:
     return _blank(text, _HASH_ID, _MIXED_TOKEN, _ORDINAL)
 
 
+#: An amount for each of something, a rate: "$325.00 per night", "$90/meal", "$12 each".
+_RATE = re.compile(
+    r"\s*(?:(?:per|/|a|an|each)\s*(?:night|meal|day|person|guest|item|unit|hour|hr|week|month"
+    r"|year|receipt|ticket|seat|mile|km|lb|kg|piece|pack|box)|each|apiece|a pop)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_rates(text: str) -> str:
+    """``text`` with its rates blanked ("$325.00 per night"), where it names an amount that is
+    not one: beside a total, a limit per night is no second candidate for it; alone, a rate
+    is the answer."""
+    rates = [m for m in _MARKED_MONEY.finditer(text) if _RATE.match(text, m.end())]
+    if not rates or len(rates) == len(_MARKED_MONEY.findall(text)):
+        return text
+    for match in rates:
+        text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
+    return text
+
+
 def _money(text: str) -> _Found:
-    text = _without_other_kinds(_blank(text, _RATING, _TALLY))
+    text = _without_rates(_without_other_kinds(_blank(text, _RATING, _TALLY)))
     values: list[int] = []
     invalid: list[str] = []
     for match in _MARKED_MONEY.finditer(text):
