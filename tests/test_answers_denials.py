@@ -381,6 +381,12 @@ KNOWN_LEFT = [
     ("set", AMY_BOB, PEOPLE, "Bob Kowalski, Amy Nelson & Bob Park haven't replied."),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, 10999-1"),
     ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]}, {GAMES[2]} and Ruth Adler Chess Set"),
+    ("money", 4137, {}, "I'm reasonably sure it's $41.37."),
+    ("money", 4137, {}, "$41.37, but take that with a grain of salt."),
+    ("money", 4137, {}, "$41.37 if my notes are right."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park, plus any I missed."),
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]}, {GAMES[2]} (in some order)"),
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]}, {GAMES[2]}, in no particular order."),
     ("money", 111653, {}, "$1,116.53 or $325.00 per night."),
     ("money", 111653, {}, "$1,116.53, or $1,200.00 if the cap is $325 per night."),
 ]  # fmt: skip
@@ -402,6 +408,8 @@ KNOWN_LEFT_CAREFUL = [
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, both to 10999 Elm St."),
     ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]} and {GAMES[2]}. Thanks, Ruth Adler"),
     ("money", 4137, {}, "The total was $41.37, as reported on the receipt."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park, in no particular order."),
+    ("list", GAMES, SHOP, f"{GAMES[0]}, {GAMES[1]} and {GAMES[2]}, in order of rating."),
     # a rate beside a total is no second candidate for it; alone, it is the answer
     ("money", 111653, {}, "$1,116.53. The current limit is $325.00 per night, so the items "
      "over it count only up to it."),

@@ -279,7 +279,10 @@ _UNSURE = re.compile(
     r" (?:verified|verify|double[- ]?checked|checked)\b|\bneeds? (?:verification|verifying)\b"
     r"|\(\s*(?:please verify|double[- ]?check|to be confirmed|approx(?:imate)?)\s*\)"
     r"|\bdon'?t quote me\b|\boff the top of my head\b|\bfrom memory\b"
-    r"|\b(?:I'?d|I would|I'?ll|I) (?:wager|bet)\b"
+    r"|\b(?:I'?d|I would|I'?ll|I) (?:wager|bet)\b|\bgrain of salt\b"
+    r"|\breasonably (?:sure|confident|certain)\b"
+    r"|\bif my (?:notes|records|reading|math|maths|count|counting) (?:is|are) (?:right|correct"
+    r"|accurate)\b"
     r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
     r"|^\W*(?:nope|wrong)\b|\bnot (?:\w+ ){0,2}(?:sure|certain|positive)\b|\bpretty sure\b"
     r"|\b(?:could|might|may) be (?:outdated|out of date|off|stale)\b"
@@ -1305,6 +1308,10 @@ def grade(
         if unsaid:
             reason = f"{result.reason}, but {unsaid[0].strip()!r} leaves the list open: a hedge"
             return Grade(False, reason, result.value)
+        unordered = _ANY_ORDER.search(_skeleton(said)) if kind == "list" else None
+        if unordered:
+            reason = f"{result.reason}, but {unordered[0]!r}: the order asked for is not given"
+            return Grade(False, reason, result.value)
         unknown = _unknown_item(said, [str(item) for item in expected], others)
         if unknown:
             reason = f"{result.reason}, but {unknown!r} is one more item, none of those known"
@@ -2026,6 +2033,8 @@ _ADMITTED = re.compile(
     r"\b(?:might|may|could) (?:have )?missed\b|\bmay be incomplete\b|\bmight not be all\b"
     r"|\b(?:the ones?|all|those) (?:that )?I could find\b|\b(?:non-?)?exhaustive\b"
     r"|\bso far,? I(?:'ve| have)? (?:found|seen|spotted|identified|counted|got)\b"
+    r"|\b(?:plus|and) any (?:others |more )?(?:that )?I(?:'ve| have)? (?:may have )?(?:missed"
+    r"|overlooked)\b"
     r"|\b(?:the ones?|those) I(?:'ve| have)? (?:found|seen|spotted) so far\b"
     r"|\bincomplete (?:list|answer)\b|\(incomplete\)|\bat minimum\b|\bfor starters\b"
     r"|\bto name (?:two|three|a few|some)\b|\band so forth\b|\band (?:some|a few) others\b"
@@ -2042,6 +2051,14 @@ _ADMITTED = re.compile(
 )
 
 
+#: What says of an ordered list that its order is not known: "(in some order)", "in no
+#: particular order", "order uncertain" (of a set, it is careful).
+_ANY_ORDER = re.compile(
+    r"\bin (?:some|any|no (?:particular|specific)|random) order\b|\border (?:uncertain|unsure"
+    r"|unclear|not (?:sure|certain|known|verified))\b|\bnot (?:sure|certain) (?:of|about) the "
+    r"order\b|\b(?:not|un)ranked\b",
+    re.IGNORECASE,
+)
 #: Two to four capitalised words, as a name is written ("Bob Kowalski"), not a greeting.
 _PERSON_LIKE = re.compile(
     r"(?!(?:Hi|Hello|Hey|Dear|Thanks|Thank|Best|Kind|Regards|Cheers|Let|Please|Also|Both|It"
