@@ -124,7 +124,6 @@ _MARKED_MONEY = re.compile(
     re.IGNORECASE,
 )
 _PLAIN_NUMBER = re.compile(rf"(?<![0-9.,])(-)?({_NUM}(?:\.[0-9]+)?){_END}")
-_ID_TOKEN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?")
 _HASH_ID = re.compile(r"(?:#|\bno\.)\s?[0-9]+", re.IGNORECASE)
 #: (The look-aheads stop at 64 characters, so that a long run costs a bounded look from each
 #: of its positions.)
@@ -279,7 +278,8 @@ _UNSURE = re.compile(
     r" (?:verified|verify|double[- ]?checked|checked)\b|\bneeds? (?:verification|verifying)\b"
     r"|\(\s*(?:please verify|double[- ]?check|to be confirmed|approx(?:imate)?)\s*\)"
     r"|\bdon'?t quote me\b|\boff the top of my head\b|\bfrom memory\b"
-    r"|\b(?:I'?d|I would|I'?ll|I) (?:wager|bet)\b|\bgrain of salt\b"
+    r"|\b(?:I'?d|I would|I'?ll|I) (?:wager|bet)\b|\bgrain of salt\b|\bmy bet\b|\bI'?m betting\b"
+    r"|\bput (?:money|my money) on\b|\bodds are\b|\b(?:is|are|was|were) said to be\b"
     r"|\breasonably (?:sure|confident|certain)\b"
     r"|\bif my (?:notes|records|reading|math|maths|count|counting) (?:is|are) (?:right|correct"
     r"|accurate)\b"
@@ -554,19 +554,35 @@ def _without_other_kinds(text: str) -> str:
     return _blank(text, _HASH_ID, _MIXED_TOKEN, _ORDINAL)
 
 
-#: An amount for each of something, a rate: "$325.00 per night", "$90/meal", "$12 each".
+#: An amount for each of something, a rate: "$325.00 per night", "$90/meal", "$12 each" (not
+#: "a day ago", "each time").
 _RATE = re.compile(
-    r"\s*(?:(?:per|/|a|an|each)\s*(?:night|meal|day|person|guest|item|unit|hour|hr|week|month"
-    r"|year|receipt|ticket|seat|mile|km|lb|kg|piece|pack|box)|each|apiece|a pop)\b",
+    r"\s*(?:(?:per|/)\s*(?:night|meal|day|person|guest|item|unit|hour|hr|week|month|year|receipt"
+    r"|ticket|seat|mile|km|lb|kg|piece|pack|box)\b"
+    r"|an?\s+(?:night|meal|day|person|guest|item|unit|hour|week|month|year|piece)\b"
+    r"(?!\s+(?:ago|earlier|later|before|after|back|prior|since|from)\b)"
+    r"|(?:each|apiece|a pop)(?=\s*(?:[.,;:)!\u2014-]|$)))",
     re.IGNORECASE,
 )
 
 
+#: Where a sentence or a clause of its own ends: ". ", "!", "?", ";", a line.
+_RATE_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;\n]")
+
+
 def _without_rates(text: str) -> str:
     """``text`` with its rates blanked ("$325.00 per night"), where it names an amount that is
-    not one: beside a total, a limit per night is no second candidate for it; alone, a rate
-    is the answer."""
-    rates = [m for m in _MARKED_MONEY.finditer(text) if _RATE.match(text, m.end())]
+    not one: beside a total, a limit per night is no second candidate for it, unless its
+    sentence offers it as one; alone, a rate is the answer."""
+    rates = []
+    for match in _MARKED_MONEY.finditer(text):
+        if not _RATE.match(text, match.end()):
+            continue
+        begin = max((m.end() for m in _RATE_CLAUSE_END.finditer(text, 0, match.start())), default=0)
+        end = _RATE_CLAUSE_END.search(text, match.end())
+        if _RATE_OFFERED.search(text, begin, end.start() if end else len(text)):
+            continue
+        rates.append(match)
     if not rates or len(rates) == len(_MARKED_MONEY.findall(text)):
         return text
     for match in rates:
@@ -1995,7 +2011,7 @@ def _offers_another_answer(
 #: Words that leave a list open, anywhere in the answer: "at least A and B", "A, B, etc.",
 #: "including A and B", "A and B, among others", "mainly A and B", "plus a few more".
 _OPEN_LIST = re.compile(
-    r"\b(?:at least|among(?:st)? (?:others|them)|etc|et cetera|and (?:others|more|so on|the like)"
+    r"\b(?:at least|among(?:st)? others|etc|et cetera|and (?:others|more|so on|the like)"
     r"|including|such as|mainly|mostly|primarily|for (?:example|instance)|e\.?g"
     r"|plus (?:a few|some|several|others|more)|a (?:few|couple) more|to name (?:a few|some)"
     r"|partial list|part of it|one or two more|or more|there (?:may|might|could) be"
@@ -2032,7 +2048,10 @@ def _guessed_items(text: str, names: Sequence[str]) -> re.Match[str] | None:
 _ADMITTED = re.compile(
     r"\b(?:might|may|could) (?:have )?missed\b|\bmay be incomplete\b|\bmight not be all\b"
     r"|\b(?:the ones?|all|those) (?:that )?I could find\b|\b(?:non-?)?exhaustive\b"
-    r"|\bso far,? I(?:'ve| have)? (?:found|seen|spotted|identified|counted|got)\b"
+    r"|\b(?:so far|up to now),? I(?:'ve| have)? (?:found|seen|spotted|identified|counted|got"
+    r"|come across|turned up)\b|\b(?:found|seen|spotted) (?:so far|up to now)\b|\bso far\s*:"
+    r"|\bamong(?:st)? (?:them|those|these)\s*:|\bamong(?:st)? the [\w-]+(?: [\w-]+)? (?:are|is)\b"
+    r"|\b(?:are|is) (?:also )?among (?:them|those|these|the [\w-]+)\b"
     r"|\b(?:plus|and) any (?:others |more )?(?:that )?I(?:'ve| have)? (?:may have )?(?:missed"
     r"|overlooked)\b"
     r"|\b(?:the ones?|those) I(?:'ve| have)? (?:found|seen|spotted) so far\b"
@@ -2070,8 +2089,12 @@ _PERSON_LIKE = re.compile(
 _LABELLED = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+\**[A-Za-z][\w '/&-]{0,30}\**\s*:")
 
 
-#: Digits and dashes standing alone ("10999-1"), not part of an amount or a longer number.
-_BARE_DIGITS = re.compile(r"(?<![\w$.,-])[0-9][0-9-]*[0-9](?![\w.,-]?[0-9])")
+#: Digits and dashes standing as an item of a list ("…, 10999-1", "… and 10999-1."), not
+#: part of an amount or a longer number, nor after a label ("return RMA 55123-4", "#55123-4").
+_BARE_DIGITS = re.compile(
+    r"(?:^|,|\band|&|\n)\s*(?:[-*\u2022]\s*)?#?\s?([0-9][0-9-]*[0-9])(?=\s*(?:[,;.&\n]|\band\b|$))",
+    re.IGNORECASE,
+)
 
 
 def _id_pattern(text: str) -> str:
@@ -2101,8 +2124,8 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
         bare = {re.sub(r"^A+\W?", "", shape) for shape in shapes} - shapes
         digits = {re.sub(r"^[A-Za-z]+\W?", "", name.strip()) for name in ids}
         for token in _BARE_DIGITS.finditer(_skeleton(text)):
-            if _id_pattern(token[0]) in bare and token[0] not in digits:
-                return token[0]
+            if _id_pattern(token[1]) in bare and token[1] not in digits:
+                return token[1]
     forms = {_name_form(name) for name in known if name.strip()}
     # a bare list of names: every part is a known name or looks like a person's
     parts = [p.strip(" .!*_\"'") for p in re.split(r",|;|\n|\band\b", _skeleton(text))]
@@ -2124,13 +2147,15 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
     return ""
 
 
-#: What joins two items of a list written in a sentence: ", ", " and ", ", and ", " & ".
-_JOINED = r"(?:\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+)"
+#: What joins the last item of a list written in a sentence: " and ", ", and ", " & " (a
+#: comma alone may open an aside: "A and B, Northwind Traders, haven't replied").
+_JOINED = r"(?:,?\s+(?:and(?:\s+also)?|plus|as well as)\s+|\s*&\s*)"
 
 
 def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
-    """A person's name joined to the known names as one more item of their list ("A, B and
-    Bob Kowalski haven't replied", "Bob Kowalski, A and B") that is none of them."""
+    """A person's name joined to the known names as the last item of their list ("A, B and
+    Bob Kowalski haven't replied") that is none of them. (One before them is as often a
+    sentence's opening words: "For the Budget Review, A and B haven't replied".)"""
     marked = unicodedata.normalize("NFKD", _skeleton(text))
     marked = "".join(ch for ch in marked if not unicodedata.combining(ch))
     for form in _longest_first(tuple(known)):
@@ -2138,17 +2163,19 @@ def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
         words = (r"(?:and|&)" if word == "and" else re.escape(word) for word in form.split())
         name = r"(?<![^\W_])" + r"(?:[^\w]|_)+".join(words) + r"(?![^\W_])"
         marked = re.sub(name, "\x00", marked, flags=re.I)
-    person = _PERSON_LIKE.pattern
-    pattern = rf"\x00{_JOINED}({person})|({person}){_JOINED}\x00"
-    for match in re.finditer(pattern, marked):
-        who = match[1] or match[2]
-        if normalize_text(who) not in forms and not _NOT_A_PERSON.search(who):
-            return who
+    for match in re.finditer(rf"\x00{_JOINED}({_PERSON_LIKE.pattern}|{_TITLED})", marked):
+        last = match[1].split()[-1]
+        if normalize_text(match[1]) not in forms and not _NOT_A_PERSON.fullmatch(last):
+            return match[1]
     return ""
 
 
-#: Words of a job title or an organisation, not of a person's name ("Amy Nelson, Sales
-#: Director, and Bob Park", "Bo Park, Acme Corp").
+#: A person named by a title or an initial and a surname: "Dr. Kowalski", "B. Kowalski".
+_TITLED = r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?|[A-Z]\.)\s+[A-Z][a-z'-]+"
+
+
+#: Words that end a job title or an organisation's name, not a person's ("A and Sales
+#: Director", "A and Acme Corp"; "and Chief Bob Kowalski" is a person).
 _NOT_A_PERSON = re.compile(
     r"\b(?:director|manager|lead|leader|head|chief|officer|president|vp|engineer|designer"
     r"|developer|analyst|assistant|associate|coordinator|specialist|consultant|intern"
@@ -2236,6 +2263,15 @@ _CONDITION_WORDS = (
     r"|without|minus|assuming|provided|except|adding|in case"
 )
 _CONDITION = re.compile(rf"\b(?:{_CONDITION_WORDS})\b|\bw/", re.IGNORECASE)
+#: What makes a rate another candidate all the same: a condition, another moment or source,
+#: doubt, an offer ("$45.00 per item if shipping counts", "under the old limit, $1,200.00 a
+#: night", "Other total I saw: $45.00 per person").
+_RATE_OFFERED = re.compile(
+    rf"{_OFFER.pattern}|{_CONDITION.pattern}|{_UNSURE.pattern}|\b(?:would|could|might|was|were"
+    r"|used to|old|older|previous|previously|earlier|before|other|another|also|saw|seen|showed"
+    r"|got|instead|otherwise|else)\b",
+    re.IGNORECASE,
+)
 #: Words after a ruled-out value that bring it back under a condition or with doubt.
 _RULED_OUT_UNLESS = re.compile(
     rf"{_OFFER.pattern}|{_CONDITION.pattern}|{_UNSURE.pattern}|\b(?:though|but|except|when)\b|\?",
