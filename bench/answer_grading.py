@@ -40,6 +40,17 @@ CASES = [
     # A run of number words: each word once the start of a number read to the run's end.
     ("number", "one ", "There are 7.", 7, {}),
     ("money", "one-one ", "It came to $41.37.", 4137, {}),
+    # Amounts for each of something: each sentence read once for what offers them.
+    ("money", "$1 each, ", "It came to $41.37.", 4137, {}),
+    ("money", "$1 per night and ", "It came to $41.37.", 4137, {}),
+    # Names joined to the known ones.
+    (
+        "set",
+        "Amy Nelson and Bob Kowalski and ",
+        "Amy Nelson.",
+        ["Amy Nelson"],
+        {"candidates": ["Amy Nelson", "Bob Park", "Carol King"]},
+    ),
 ]
 
 

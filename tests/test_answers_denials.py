@@ -447,3 +447,22 @@ KNOWN_LEFT_CAREFUL = [
 def test_careful_answers_in_the_same_words_pass(kind, expected, options, text):
     result = grade(kind, text, expected, **options)
     assert result.passed, result.reason
+
+
+def test_a_sentence_of_many_rates_is_read_once(monkeypatch):
+    # 400 amounts "each" in one sentence beside a total: each rate's sentence was searched
+    # again for what offers it (15 s for one message, in env.step); now each sentence once.
+    import webenv.answers as answers
+
+    searched = []
+    offered = answers._RATE_OFFERED
+
+    class Counted:
+        def search(self, *args):
+            searched.append(args[1:])
+            return offered.search(*args)
+
+    monkeypatch.setattr(answers, "_RATE_OFFERED", Counted())
+    text = ("It came to $41.37 in total: " + "$1 each, " * 400)[:4000]
+    assert grade("money", text, 4137).passed
+    assert searched and len(searched) <= 20, len(searched)

@@ -51,6 +51,7 @@ Kinds and how each is read:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -574,16 +575,24 @@ def _without_rates(text: str) -> str:
     """``text`` with its rates blanked ("$325.00 per night"), where it names an amount that is
     not one: beside a total, a limit per night is no second candidate for it, unless its
     sentence offers it as one; alone, a rate is the answer."""
-    rates = []
-    for match in _MARKED_MONEY.finditer(text):
-        if not _RATE.match(text, match.end()):
-            continue
-        begin = max((m.end() for m in _RATE_CLAUSE_END.finditer(text, 0, match.start())), default=0)
-        end = _RATE_CLAUSE_END.search(text, match.end())
-        if _RATE_OFFERED.search(text, begin, end.start() if end else len(text)):
-            continue
-        rates.append(match)
-    if not rates or len(rates) == len(_MARKED_MONEY.findall(text)):
+    amounts = list(_MARKED_MONEY.finditer(text))
+    rates = [match for match in amounts if _RATE.match(text, match.end())]
+    if not rates or len(rates) == len(amounts):
+        return text
+    # Each sentence is searched once for what offers its rates as candidates.
+    ends = [m.end() for m in _RATE_CLAUSE_END.finditer(text)]
+    starts = [0, *ends]
+    offered: dict[int, bool] = {}
+    kept = []
+    for match in rates:
+        i = bisect.bisect_right(ends, match.start())
+        if i not in offered:
+            stop = ends[i] if i < len(ends) else len(text)
+            offered[i] = _RATE_OFFERED.search(text, starts[i], stop) is not None
+        if not offered[i]:
+            kept.append(match)
+    rates = kept
+    if not rates:
         return text
     for match in rates:
         text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
