@@ -250,12 +250,6 @@ SECOND_HEDGES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("kind", "expected", "options", "text"), SECOND_HEDGES)
-def test_the_second_reviews_hedges_fail(kind, expected, options, text):
-    result = grade(kind, text, expected, **options)
-    assert not result.passed, result.reason
-
-
 #: ... and careful answers that failed, most of them by the rules of the first review.
 SECOND_CAREFUL = [
     ("date", date(2026, 9, 22), {}, "Your next one-on-one with Andy is on Sept 22, 2026."),
@@ -282,12 +276,6 @@ SECOND_CAREFUL = [
     ("set", TWO, NOT_REPLIED, f"{BOTH} have not accepted, declined, or said maybe."),
     ("set", TWO, NOT_REPLIED, "Hi! Sabrina Guerrero and Shane Cross. Thanks, Bob"),
 ]  # fmt: skip
-
-
-@pytest.mark.parametrize(("kind", "expected", "options", "text"), SECOND_CAREFUL)
-def test_the_second_reviews_careful_answers_pass(kind, expected, options, text):
-    result = grade(kind, text, expected, **options)
-    assert result.passed, result.reason
 
 
 @pytest.mark.parametrize("kind", ["money", "identifier", "date", "time"])
@@ -333,12 +321,6 @@ THIRD_CAREFUL = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("kind", "expected", "options", "text"), THIRD_CAREFUL)
-def test_the_third_reviews_careful_answers_pass(kind, expected, options, text):
-    result = grade(kind, text, expected, **options)
-    assert result.passed, result.reason
-
-
 #: ... and hedges that passed.
 THIRD_HEDGES = [
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park. Maybe one more."),
@@ -357,12 +339,6 @@ THIRD_HEDGES = [
     ("set", AMY_BOB, PEOPLE, "Either none or The ones not replied: Amy Nelson, Bob Park.."),
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park, or nobody."),
 ]  # fmt: skip
-
-
-@pytest.mark.parametrize(("kind", "expected", "options", "text"), THIRD_HEDGES)
-def test_the_third_reviews_hedges_fail(kind, expected, options, text):
-    result = grade(kind, text, expected, **options)
-    assert not result.passed, result.reason
 
 
 TWO_ORDERS = ORDERS["candidates"][:2]
@@ -407,12 +383,6 @@ KNOWN_LEFT = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("kind", "expected", "options", "text"), KNOWN_LEFT)
-def test_the_hedges_the_third_review_left_fail(kind, expected, options, text):
-    result = grade(kind, text, expected, **options)
-    assert not result.passed, result.reason
-
-
 #: ... and, beside them, careful answers of the same words.
 KNOWN_LEFT_CAREFUL = [
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied so far."),
@@ -443,8 +413,25 @@ KNOWN_LEFT_CAREFUL = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("kind", "expected", "options", "text"), KNOWN_LEFT_CAREFUL)
-def test_careful_answers_in_the_same_words_pass(kind, expected, options, text):
+def _reviewed(**tables: list[tuple[object, ...]]) -> list[object]:
+    return [pytest.param(*row, id=f"{name.lower()}-{i}") for name, table in tables.items()
+            for i, row in enumerate(table)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected", "options", "text"),
+    _reviewed(second=SECOND_HEDGES, third=THIRD_HEDGES, left=KNOWN_LEFT),
+)
+def test_the_reviews_hedges_fail(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert not result.passed, result.reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected", "options", "text"),
+    _reviewed(second=SECOND_CAREFUL, third=THIRD_CAREFUL, left=KNOWN_LEFT_CAREFUL),
+)
+def test_the_reviews_careful_answers_pass(kind, expected, options, text):
     result = grade(kind, text, expected, **options)
     assert result.passed, result.reason
 
