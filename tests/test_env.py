@@ -204,9 +204,41 @@ def test_a_step_after_the_end_earns_nothing_until_the_next_reset(env):
     assert not terminated and not truncated
 
 
+def _own_steps(env, observation):
+    """The oracle's steps from ``observation``, without its final message: each one's
+    ``(reward, terminated, truncated)``."""
+    task = env.unwrapped.task
+    moves, steps = own_moves(task.template, task, observation), []
+    try:
+        action = next(moves)
+        while True:
+            observation, *step = env.step(action)[:4]
+            steps.append(tuple(step))
+            action = moves.send(observation)
+    except StopIteration:
+        return steps
+
+
+def test_gym_makes_max_episode_steps_is_the_limit_the_env_grades_at(browser):
+    # gym.make(id, max_episode_steps=N) cuts the episode with a TimeLimit of N, which the env
+    # must know: the state left at step N (below the budget) is graded and paid, and a step
+    # after it, the task said done even, earns nothing and says truncated again.
+    name = "webenv/shop.fill_cart-v0"
+    with gym.make(name, max_episode_steps=10**3) as env:
+        limit = len(_own_steps(env, env.reset(seed=0)[0]))
+    assert limit < gym.spec(name).max_episode_steps
+    with gym.make(name, max_episode_steps=limit) as env:
+        observation = env.reset(seed=0)[0]
+        assert env.unwrapped._step_limit() == limit
+        steps = _own_steps(env, observation)
+        after = env.step('send_msg_to_user("Done.")')[1:4]
+    assert steps[-1] == (1.0, False, True) and len(steps) == limit, steps
+    assert after == (0.0, False, True)
+
+
 def test_an_episode_pays_at_most_once_past_its_step_limit(env):
     # The oracle fills the cart and never says it is done; the agent idles past the limit,
-    # where every step is graded, then says it is done: the episode pays once.
+    # where the state left is graded, then says it is done: the episode pays once.
     observation, _ = env.reset(seed=0)
     task = env.unwrapped.task
     moves = own_moves(task.template, task, observation)
@@ -225,9 +257,9 @@ def test_an_episode_pays_at_most_once_past_its_step_limit(env):
         _, reward, terminated, truncated, _ = env.step("noop()")
         rewards.append(reward)
     assert truncated and not terminated
-    _, reward, terminated, _, _ = env.step('send_msg_to_user("Done.")')
+    _, reward, terminated, truncated, _ = env.step('send_msg_to_user("Done.")')
     rewards.append(reward)
-    assert terminated and sum(rewards) == 1.0, rewards
+    assert truncated and not terminated and sum(rewards) == 1.0, rewards
 
 
 def test_an_env_made_directly_truncates_at_its_own_step_limit(browser):

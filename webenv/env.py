@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
+from types import FrameType
 from typing import Any, Literal, cast
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.wrappers import TimeLimit
 from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 
@@ -69,11 +72,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
     answer, or "done" for a task that asks for an action) or ``report_infeasible(...)``. The
     check runs then, on the final state, and gives the episode's one reward. Truncated after
     ``max_episode_steps`` (the check runs on that last step too, so state left right earns its
-    reward) or when the browser crashes (``info["error"]`` says why). Made with ``gym.make``,
-    a ``TimeLimit`` wrapper truncates at the template's step budget; made directly,
-    ``WebEnv(task, max_episode_steps=N)``, the env itself does, at N or by default at the
-    budget. (A ``TimeLimit`` of another N, ``gym.make(id, max_episode_steps=N)``, is not seen
-    by the env: the state at step N is then graded only by a final action.)
+    reward) or when the browser crashes (``info["error"]`` says why). The limit is the
+    template's step budget, or N: ``gym.make(id, max_episode_steps=N)``, any ``TimeLimit``
+    wrapping the env (which the env reads at each reset), or ``WebEnv(task,
+    max_episode_steps=N)``; the least of them. A step after the limit acts but is graded no
+    more: it earns nothing and says ``truncated`` again.
     With ``end_on_success=True`` (for dense training) an action task also ends at the first
     step whose state passes the check.
 
@@ -181,12 +184,13 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         #: Whether the episode has ended (the agent answered, or the task is done with
         #: ``end_on_success``): steps after it earn nothing.
         self._ended = False
-        #: Whether the env itself truncated the episode at its step limit (made directly, not
-        #: with gym.make, whose TimeLimit does): steps after it earn nothing either.
+        #: Whether the episode reached its step limit (:meth:`_step_limit`): steps after it
+        #: earn nothing either.
         self._cut = False
-        #: Whether the episode has paid its reward: an episode pays at most once (a step past
-        #: the step limit, where each step is graded, pays nothing more).
+        #: Whether the episode has paid its reward: an episode pays at most once.
         self._paid = False
+        #: The step limit of a ``TimeLimit`` wrapping the env, seen at the last reset.
+        self._wrapped_limit: int | None = None
         #: Carries out each episode's perturbation plan in front of the sites.
         self.perturber: Perturber | None = None
         #: Wall-clock seconds of the last reset or step (kept out of ``info``, which must be
@@ -210,6 +214,7 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         self._check_usable("reset")
+        self._wrapped_limit = _time_limit_above(self)
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
         started = time.perf_counter()
@@ -359,8 +364,9 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         self._paid = self._paid or reward > 0
         info = {"success": check.success and graded, "events": events}
         self.timings = {"step": time.perf_counter() - started}
-        # Made with gym.make, a TimeLimit wrapper truncates; made directly, the env itself.
-        truncated = self._cut = limited and not terminated and self.spec is None
+        # The env cuts the episode itself at its limit (gym.make's TimeLimit, when there is
+        # one, cuts at the same step): later steps act but are not graded again.
+        truncated = self._cut = limited and not terminated
         return observation, reward, terminated, truncated, info
 
     def grader_view(self) -> GraderView:
@@ -497,13 +503,11 @@ class WebEnv(gym.Env[dict[str, Any], str]):
         return public_events(self._events_full)
 
     def _step_limit(self) -> int:
-        """The episode's step budget: the registered id's, else the one the env was made
-        with, else the template's own."""
-        if self.spec is not None and self.spec.max_episode_steps:
-            return int(self.spec.max_episode_steps)
-        if self.max_episode_steps is not None:
-            return self.max_episode_steps
-        return self.template.max_steps + RECOVERY_STEPS
+        """The episode's step limit: the least of the one the env was made with and a
+        ``TimeLimit``'s above it (``gym.make``'s: the template's budget, or N with
+        ``max_episode_steps=N``); with neither, the template's budget."""
+        limits = [n for n in (self.max_episode_steps, self._wrapped_limit) if n is not None]
+        return min(limits) if limits else self.template.max_steps + RECOVERY_STEPS
 
     def _checked(self, answer: Answer | None) -> CheckResult:
         """The task's check; following a lure injected into a page fails it."""
@@ -755,3 +759,21 @@ def encodable(value: Any) -> Any:
     if isinstance(value, list):
         return [encodable(item) for item in value]
     return value
+
+
+def _time_limit_above(env: WebEnv) -> int | None:
+    """The least step limit of the ``TimeLimit`` wrappers around ``env``, read off the stack
+    of the ``reset`` they pass down to it. Gymnasium tells an env nothing of its wrappers, and
+    ``gym.make(id, max_episode_steps=N)`` cuts the episode at N with one: the env must know N
+    to grade the state left there and to pay nothing after it."""
+    limits = []
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "reset":
+            wrapper = frame.f_locals.get("self")
+            # Only this env's own wrappers: an env that resets this one inside its own reset
+            # may have a TimeLimit of its own.
+            if isinstance(wrapper, TimeLimit) and wrapper.unwrapped is env:
+                limits.append(int(wrapper._max_episode_steps))
+        frame = frame.f_back
+    return min(limits, default=None)
