@@ -413,6 +413,47 @@ KNOWN_LEFT_CAREFUL = [
 ]  # fmt: skip
 
 
+#: Hedges the last review left passing: doubt in a sentence of its own, a list said to be part
+#: of the answer, one more person before the known names or after "nor", mangled ids.
+STILL_LEFT = [
+    ("money", 4137, {}, "$41.37. Reportedly."),
+    ("money", 4137, {}, "The total is $41.37. Allegedly so."),
+    ("money", 4137, {}, "$41.37. Apparently."),
+    ("money", 4137, {}, "$41.37 — presumably."),
+    ("set", AMY_BOB, PEOPLE, "Two of them are Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "A few of those are Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Some of the invitees are Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Bob Kowalski, Amy Nelson & Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "bob kowalski, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Not replied: Bob Kowalski, Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor has Bob Kowalski."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, and neither has Dr. "
+     "Kowalski."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, NM10999-1"),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, NM-10999"),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4 and 109991"),
+]  # fmt: skip
+
+
+#: ... and, beside them, careful answers of the same words.
+STILL_LEFT_CAREFUL = [
+    ("money", 4137, {}, "$41.37. Reported on the receipt."),
+    ("money", 4137, {}, "$41.37. Thanks!"),
+    ("set", AMY_BOB, PEOPLE, "Of the five invitees, two of them haven't replied: Amy Nelson and "
+     "Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Two of them are still pending: Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Both of them are Amy Nelson and Bob Park's teammates: Amy Nelson "
+     "and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "In New York, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Budget Review: Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Hi Carl, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Sure thing, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor has anyone else."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor have they declined."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, shipped to zip 10999."),
+]  # fmt: skip
+
+
 def _reviewed(**tables: list[tuple[object, ...]]) -> list[object]:
     return [pytest.param(*row, id=f"{name.lower()}-{i}") for name, table in tables.items()
             for i, row in enumerate(table)]  # fmt: skip
@@ -420,7 +461,7 @@ def _reviewed(**tables: list[tuple[object, ...]]) -> list[object]:
 
 @pytest.mark.parametrize(
     ("kind", "expected", "options", "text"),
-    _reviewed(second=SECOND_HEDGES, third=THIRD_HEDGES, left=KNOWN_LEFT),
+    _reviewed(second=SECOND_HEDGES, third=THIRD_HEDGES, left=KNOWN_LEFT, fourth=STILL_LEFT),
 )
 def test_the_reviews_hedges_fail(kind, expected, options, text):
     result = grade(kind, text, expected, **options)
@@ -429,7 +470,9 @@ def test_the_reviews_hedges_fail(kind, expected, options, text):
 
 @pytest.mark.parametrize(
     ("kind", "expected", "options", "text"),
-    _reviewed(second=SECOND_CAREFUL, third=THIRD_CAREFUL, left=KNOWN_LEFT_CAREFUL),
+    _reviewed(
+        second=SECOND_CAREFUL, third=THIRD_CAREFUL, left=KNOWN_LEFT_CAREFUL, fourth=STILL_LEFT_CAREFUL
+    ),
 )
 def test_the_reviews_careful_answers_pass(kind, expected, options, text):
     result = grade(kind, text, expected, **options)

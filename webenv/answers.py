@@ -1329,7 +1329,11 @@ def grade(
         return Grade(False, reason, result.value)
     if kind in ("list", "set"):
         items = [*map(str, expected), *others]
-        unsaid = _ADMITTED.search(_skeleton(said)) or _guessed_items(said, items)
+        unsaid = (
+            _ADMITTED.search(_skeleton(said))
+            or _SOME_OF.search(_skeleton(said))
+            or _guessed_items(said, items)
+        )
         if unsaid:
             reason = f"{result.reason}, but {unsaid[0].strip()!r} leaves the list open: a hedge"
             return Grade(False, reason, result.value)
@@ -1932,6 +1936,13 @@ def _asked(sentence: str, holds: Callable[[str], bool]) -> bool:
     return False
 
 
+#: A sentence of nothing but a word of doubt, said of the answer before it ("$41.37.
+#: Reportedly.", "Apparently so.").
+_DOUBT_ALONE = re.compile(
+    r"\W*(?:reportedly|allegedly|ostensibly|purportedly|apparently|presumably|supposedly"
+    r"|seemingly|likely|probably|possibly|perhaps|maybe|potentially)(?:,?\s+(?:so|anyway))?\W*",
+    re.IGNORECASE,
+)
 #: Words of a sentence after a list that refer to another item ("Maybe one more.", "Or a third
 #: one.", "Possibly more.", "Either that or nobody has.").
 _ANOTHER_ITEM = re.compile(
@@ -2000,6 +2011,10 @@ def _offers_another_answer(
             )
         if found:
             return f"{found[0].strip(' ,(')!r} leaves it open"
+    if giving:
+        alone = next((part for part in sentences if _DOUBT_ALONE.fullmatch(part)), None)
+        if alone is not None:
+            return f"{alone.strip()!r} says it is not sure"
     # asked in every sentence that gives it ("$41.37?"), not asked, then said ("Was it March
     # 4? Yes — March 4, 2026.")
     if giving and all(_asked(sentences[i], holds) for i in giving):
@@ -2079,6 +2094,13 @@ _ADMITTED = re.compile(
 )
 
 
+#: A list given as some of those asked for: "Two of them are A and B", "Some of the invitees
+#: are A, B" (not "Two of them haven't replied: A and B", which counts them).
+_SOME_OF = re.compile(
+    r"\b(?i:one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few|a couple|few"
+    r"|[0-9]+) of (?i:them|those|these|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
+    r"(?i:are|were|include|included)\s+(?=[A-Z])"
+)
 #: What says of an ordered list that its order is not known: "(in some order)", "in no
 #: particular order", "order uncertain" (of a set, it is careful).
 _ANY_ORDER = re.compile(
@@ -2125,15 +2147,28 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
     ids = [name for name in known if re.search(r"[0-9]", name) and " " not in name.strip()]
     if ids:
         canonical = {_canonical_id(name) for name in ids}
+        # the candidates' letters, and how many digits they have: "NM10999-1" and "NM-10999"
+        # are ids of theirs mistyped or cut short, as "NM-00000-0" is one of their shape
+        prefixes = {re.sub(r"[0-9].*", "", name) for name in canonical}
+        least = min(len(re.sub(r"[^0-9]", "", name)) for name in canonical)
         shapes = {_id_pattern(name) for name in ids}
         for token in _MIXED_TOKEN.finditer(_skeleton(text)):
-            if _canonical_id(token[0]) not in canonical and _id_pattern(token[0]) in shapes:
+            said = _canonical_id(token[0])
+            if said in canonical:
+                continue
+            if _id_pattern(token[0]) in shapes or (
+                re.sub(r"[0-9].*", "", said) in prefixes - {""}
+                and len(re.sub(r"[^0-9]", "", said)) >= least - 2
+            ):
                 return token[0]
-        # one written without the candidates' letters ("…, 10999-1" beside "NM-…" ids)
-        bare = {re.sub(r"^A+\W?", "", shape) for shape in shapes} - shapes
-        digits = {re.sub(r"^[A-Za-z]+\W?", "", name.strip()) for name in ids}
+        # one written without the candidates' letters ("…, 10999-1" or "…, 109991" beside
+        # "NM-…" ids), as an item of the list
+        digits = {re.sub(r"[^0-9]", "", name) for name in canonical}
         for token in _BARE_DIGITS.finditer(_skeleton(text)):
-            if _id_pattern(token[1]) in bare and token[1] not in digits:
+            plain = re.sub(r"[^0-9]", "", token[1])
+            if plain not in digits and len(plain) in {len(d) for d in digits} and (
+                prefixes != {""}
+            ):
                 return token[1]
     forms = {_name_form(name) for name in known if name.strip()}
     # a bare list of names: every part is a known name or looks like a person's
@@ -2162,9 +2197,11 @@ _JOINED = r"(?:,?\s+(?:and(?:\s+also)?|plus|as well as)\s+|\s*&\s*)"
 
 
 def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
-    """A person's name joined to the known names as the last item of their list ("A, B and
-    Bob Kowalski haven't replied") that is none of them. (One before them is as often a
-    sentence's opening words: "For the Budget Review, A and B haven't replied".)"""
+    """A person's name joined to the known names that is none of them: as the last item of
+    their list ("A, B and Bob Kowalski haven't replied"), after "nor" ("…, nor has Bob
+    Kowalski"), or as the first item of a sentence's list when its first word is a first name
+    ("Bob Kowalski, A & B haven't replied"; a sentence's opening words are as often a topic:
+    "For the Budget Review, A and B …", "In New York, …")."""
     marked = unicodedata.normalize("NFKD", _skeleton(text))
     marked = "".join(ch for ch in marked if not unicodedata.combining(ch))
     for form in _longest_first(tuple(known)):
@@ -2172,11 +2209,42 @@ def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
         words = (r"(?:and|&)" if word == "and" else re.escape(word) for word in form.split())
         name = r"(?<![^\W_])" + r"(?:[^\w]|_)+".join(words) + r"(?![^\W_])"
         marked = re.sub(name, "\x00", marked, flags=re.I)
-    for match in re.finditer(rf"\x00{_JOINED}({_PERSON_LIKE.pattern}|{_TITLED})", marked):
-        last = match[1].split()[-1]
-        if normalize_text(match[1]) not in forms and not _NOT_A_PERSON.fullmatch(last):
-            return match[1]
+    person = rf"{_PERSON_LIKE.pattern}|{_TITLED}"
+    after = re.finditer(rf"\x00{_JOINED}({person})|{_NOR_HAS}({person})", marked)
+    first = (m for m in _LEADING.finditer(marked) if _opens_a_name(m[1].split()[0]))
+    for match in (*after, *first):
+        name = match[1] or match[2]
+        if normalize_text(name) not in forms and not _NOT_A_PERSON.fullmatch(name.split()[-1]):
+            return name
     return ""
+
+
+#: What says one more person is in the same case as those named before: "…, nor has",
+#: "and neither did".
+_NOR_HAS = (
+    r"\b(?:nor|neither)\s+(?:has|have|had|did|does|do|is|are|was|were|will|would|could|can)"
+    r"\s+"
+)
+#: A name of two or three words that opens a sentence's list of the known names ("\x00"):
+#: "Bob Kowalski, A & B haven't replied", "Not replied: bob kowalski, A and B".
+_LEADING = re.compile(
+    r"(?:^|[.!?:;\n]\s*)((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Za-z][a-z'-]+"
+    r"(?:\s+[A-Za-z][a-z'-]+){1,2})\s*,\s*\x00"
+)
+
+
+@functools.cache
+def _first_names() -> frozenset[str]:
+    """The first names the worlds' people are given (Faker's, of the locale they use)."""
+    from faker.providers.person.en_US import Provider
+
+    return frozenset(name.lower() for name in Provider.first_names)
+
+
+def _opens_a_name(word: str) -> bool:
+    return word.lower().rstrip(".") in {"dr", "mr", "mrs", "ms", "mx", "prof"} or (
+        word.lower() in _first_names()
+    )
 
 
 #: A person named by a title or an initial and a surname: "Dr. Kowalski", "B. Kowalski".
