@@ -51,6 +51,21 @@ CASES = [
         ["Amy Nelson"],
         {"candidates": ["Amy Nelson", "Bob Park", "Carol King"]},
     ),
+    # Names before the known ones, and after "nor has"; ids cut short.
+    (
+        "set",
+        "Bob Kowalski, Amy Nelson. Amy Nelson, nor has Bob Kowalski. ",
+        "Amy Nelson.",
+        ["Amy Nelson"],
+        {"candidates": ["Amy Nelson", "Bob Park", "Carol King"]},
+    ),
+    (
+        "list",
+        "NM-10999, 109991, ",
+        "NM-25790-3.",
+        ["NM-25790-3"],
+        {"candidates": ["NM-25790-3", "NM-17871-4"]},
+    ),
 ]
 
 
