@@ -423,15 +423,28 @@ STILL_LEFT = [
     ("set", AMY_BOB, PEOPLE, "Two of them are Amy Nelson and Bob Park."),
     ("set", AMY_BOB, PEOPLE, "A few of those are Amy Nelson and Bob Park."),
     ("set", AMY_BOB, PEOPLE, "Some of the invitees are Amy Nelson and Bob Park."),
-    ("set", AMY_BOB, PEOPLE, "Bob Kowalski, Amy Nelson & Bob Park haven't replied."),
-    ("set", AMY_BOB, PEOPLE, "bob kowalski, Amy Nelson and Bob Park haven't replied."),
-    ("set", AMY_BOB, PEOPLE, "Not replied: Bob Kowalski, Amy Nelson and Bob Park."),
+    # a name before theirs: a first and a last name as the worlds give them, or a title's
+    ("set", AMY_BOB, PEOPLE, "Bob Smith, Amy Nelson & Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "bob smith, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Not replied: Dr. Kowalski, Amy Nelson and Bob Park."),
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor has Bob Kowalski."),
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, and neither has Dr. "
      "Kowalski."),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, NM10999-1"),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, NM-10999"),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4 and 109991"),
+    # (from a hostile review of the first versions of these rules)
+    ("money", 4137, {}, "$41.37. Apparently, yes."),
+    ("money", 4137, {}, "$41.37. _Reportedly._"),
+    ("money", 4137, {}, "$41.37. Most likely."),
+    ("set", AMY_BOB, PEOPLE, "Two of them are **Amy Nelson** and **Bob Park**."),
+    ("set", AMY_BOB, PEOPLE, "two of them are: amy nelson and bob park."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park are two of them."),
+    ("set", AMY_BOB, PEOPLE, "Among those who haven't replied are Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied. Nor did Dr. Kowalski."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor has **Bob Smith**."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4, NM 10999-1"),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3, NM-17871-4; 109991"),
 ]  # fmt: skip
 
 
@@ -451,6 +464,16 @@ STILL_LEFT_CAREFUL = [
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor has anyone else."),
     ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor have they declined."),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, shipped to zip 10999."),
+    # (from a hostile review of the first versions of these rules)
+    ("set", AMY_BOB, PEOPLE, "Of the 5 guests, 3 of them are Confirmed. Not replied: Amy Nelson, "
+     "Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Exactly two of the invitees are Pending: Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "April Roadmap Review, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied, nor has Google Calendar "
+     "logged a tentative."),
+    ("set", AMY_BOB, PEOPLE, "No reply: Amy Nelson and Bob Park.\n\nMaybe:\nNobody marked maybe."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4 (both to Home, Unit NM4012)."),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, both to Santa Fe, NM 87501."),
 ]  # fmt: skip
 
 
@@ -471,7 +494,10 @@ def test_the_reviews_hedges_fail(kind, expected, options, text):
 @pytest.mark.parametrize(
     ("kind", "expected", "options", "text"),
     _reviewed(
-        second=SECOND_CAREFUL, third=THIRD_CAREFUL, left=KNOWN_LEFT_CAREFUL, fourth=STILL_LEFT_CAREFUL
+        second=SECOND_CAREFUL,
+        third=THIRD_CAREFUL,
+        left=KNOWN_LEFT_CAREFUL,
+        fourth=STILL_LEFT_CAREFUL,
     ),
 )
 def test_the_reviews_careful_answers_pass(kind, expected, options, text):

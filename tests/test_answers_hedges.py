@@ -12,6 +12,7 @@ tracking number, the same value written twice, a date labelled as another event'
 
 from __future__ import annotations
 
+import re
 from datetime import date, time
 
 import pytest
@@ -657,8 +658,17 @@ WRITTEN = {
 QUALIFIERS = ["about", "around", "approximately", "roughly", "~", "≈", "circa", "nearly", "almost"]
 DOUBTS = ["I think it's {}.", "{}, I'm not sure.", "Probably {}.", "{}, I'd guess."]
 DOUBTS.append("{} (not certain)")
+#: Words of a shop's name: neither a guess word nor a month's or a weekday's name ("or Nov Co."
+#: beside a date offers another month).
 NAMES = st.from_regex(r"[A-Z][a-z]{2,7}", fullmatch=True).filter(
-    lambda w: w.lower() not in {"either", "maybe", "perhaps", "possibly", "unless", "otherwise"}
+    lambda w: (
+        w.lower() not in {"either", "maybe", "perhaps", "possibly", "unless", "otherwise"}
+        and not re.fullmatch(
+            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur"
+            r"|thurs|fri|sat|sun)[a-z]*",
+            w.lower(),
+        )
+    )
 )
 
 

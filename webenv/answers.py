@@ -1331,7 +1331,7 @@ def grade(
         items = [*map(str, expected), *others]
         unsaid = (
             _ADMITTED.search(_skeleton(said))
-            or _SOME_OF.search(_skeleton(said))
+            or _some_of(_skeleton(said), items)
             or _guessed_items(said, items)
         )
         if unsaid:
@@ -1936,11 +1936,17 @@ def _asked(sentence: str, holds: Callable[[str], bool]) -> bool:
     return False
 
 
-#: A sentence of nothing but a word of doubt, said of the answer before it ("$41.37.
-#: Reportedly.", "Apparently so.").
+#: A sentence of nothing but words of doubt, said of the answer before it ("$41.37.
+#: Reportedly.", "Apparently, yes.", "Most likely.", "So it seems."); not a label ("Maybe:",
+#: the calendar's answer).
 _DOUBT_ALONE = re.compile(
-    r"\W*(?:reportedly|allegedly|ostensibly|purportedly|apparently|presumably|supposedly"
-    r"|seemingly|likely|probably|possibly|perhaps|maybe|potentially)(?:,?\s+(?:so|anyway))?\W*",
+    r"[\W_]*(?:(?:well|so|but|and|though)\b[\W_]*)?(?:(?:most|very|quite|more than)\s+)?"
+    r"(?:reportedly|allegedly|ostensibly|purportedly|apparently|presumably|supposedly"
+    r"|seemingly|likely|probably|possibly|perhaps|maybe|potentially|(?:or )?so it seems"
+    r"|it seems(?: so)?|seems (?:so|like it)|or so (?:it seems|i hear|i'?m told|they say|i think)"
+    r"|i hear|i'?m told)"
+    r"(?:[\W_]+(?:so|yes|anyway|at least|though|i think|i guess|i believe|i hear|it seems))?"
+    r"(?::[a-z_]+:|[^\w:]|_)*",
     re.IGNORECASE,
 )
 #: Words of a sentence after a list that refer to another item ("Maybe one more.", "Or a third
@@ -2074,7 +2080,8 @@ _ADMITTED = re.compile(
     r"|\b(?:the ones?|all|those) (?:that )?I could find\b|\b(?:non-?)?exhaustive\b"
     r"|\b(?:so far|up to now),? I(?:'ve| have)? (?:found|seen|spotted|identified|counted|got"
     r"|come across|turned up)\b|\b(?:found|seen|spotted) (?:so far|up to now)\b|\bso far\s*:"
-    r"|\bamong(?:st)? (?:them|those|these)\s*:|\bamong(?:st)? the [\w-]+(?: [\w-]+)? (?:are|is)\b"
+    r"|\bamong(?:st)? (?:them|those|these)\s*:"
+    r"|\bamong(?:st)? (?:the|those|these) [\w'-]+(?: [\w'-]+){0,4}? (?:are|is|were|was)\b"
     r"|\b(?:are|is) (?:also )?among (?:them|those|these|the [\w-]+)\b"
     r"|\b(?:plus|and) any (?:others |more )?(?:that )?I(?:'ve| have)? (?:may have )?(?:missed"
     r"|overlooked)\b"
@@ -2094,13 +2101,35 @@ _ADMITTED = re.compile(
 )
 
 
-#: A list given as some of those asked for: "Two of them are A and B", "Some of the invitees
-#: are A, B" (not "Two of them haven't replied: A and B", which counts them).
+#: A list given as some of those asked for, before the names ("Two of them are A and B",
+#: "Some of the people who haven't replied are: A, B"; not "Exactly two of them are …", "The
+#: two of them …", "3 of them are Confirmed") or after them ("A and B are two of them").
 _SOME_OF = re.compile(
-    r"\b(?i:one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few|a couple|few"
-    r"|[0-9]+) of (?i:them|those|these|the\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
-    r"(?i:are|were|include|included)\s+(?=[A-Z])"
+    r"(?<!\bthe )(?<!\bexactly )(?<!\bonly )(?<!\ball )(?<!\bjust )(?<!\bprecisely )"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few|a couple|few"
+    r"|many|most|[0-9]+) of (?:them|those|these|the\s+[\w'-]+(?:\s+[\w'-]+){0,4}?)\s+"
+    r"(?:are|were|is|was|include|included|including|would be|will be|are named|being)\b"
+    r"[\s:*_\"'\u201c(\[\u2014\u2013-]*",
+    re.IGNORECASE,
 )
+_SOME_OF_AFTER = re.compile(
+    r"\b(?:are|were)\s+(?:just\s+|merely\s+|only\s+)?(?:one|two|three|four|five|some|several"
+    r"|a few|a couple|among)\s+of\s+(?:them|those|these)\b",
+    re.IGNORECASE,
+)
+
+
+def _some_of(text: str, names: Sequence[str]) -> re.Match[str] | None:
+    """Words that give the list as some of those asked for (:data:`_SOME_OF`): before the
+    names only when a known name follows them."""
+    forms = [_name_form(name) for name in names if name.strip()]
+    for match in _SOME_OF.finditer(text):
+        after = normalize_text(text[match.end() : match.end() + 200])
+        if any(after.startswith(form) for form in forms if form):
+            return match
+    return _SOME_OF_AFTER.search(text)
+
+
 #: What says of an ordered list that its order is not known: "(in some order)", "in no
 #: particular order", "order uncertain" (of a set, it is careful).
 _ANY_ORDER = re.compile(
@@ -2123,9 +2152,32 @@ _LABELLED = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+\**[A-Za-z][\w '/&-
 #: Digits and dashes standing as an item of a list ("…, 10999-1", "… and 10999-1."), not
 #: part of an amount or a longer number, nor after a label ("return RMA 55123-4", "#55123-4").
 _BARE_DIGITS = re.compile(
-    r"(?:^|,|\band|&|\n)\s*(?:[-*\u2022]\s*)?#?\s?([0-9][0-9-]*[0-9])(?=\s*(?:[,;.&\n]|\band\b|$))",
+    r"(?:^|[,;|&\n(\[]|\band|\bplus|\bas well as)\s*(?:[-*\u2022]\s*)?[*_\"'\u201c]*#?\s?"
+    r"([0-9][0-9-]*[0-9])[*_\"'\u201d]*(?=\s*(?:[,;.&\n|)\]!]|\band\b|\bplus\b|$))",
     re.IGNORECASE,
 )
+
+
+@functools.lru_cache(maxsize=64)
+def _spaced_ids_of(shapes: frozenset[str]) -> re.Pattern[str]:
+    """Ids of these shapes ("AA-99999-9") with any marks or spaces between their parts."""
+    mark = r"[\s_./#:-]{1,3}"
+    forms = []
+    for shape in sorted(shapes):
+        parts = re.findall(r"A+|9+", shape)
+        if len(parts) < 2 or not parts[0].startswith("A"):
+            continue
+        forms.append(
+            mark.join(
+                rf"[A-Za-z]{{{len(p)}}}" if p[0] == "A" else rf"[0-9]{{{len(p)}}}" for p in parts
+            )
+        )
+    body = "|".join(forms) or r"(?!)"
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])")
+
+
+def _spaced_ids(ids: Sequence[str]) -> re.Pattern[str]:
+    return _spaced_ids_of(frozenset(_id_pattern(name) for name in ids))
 
 
 def _id_pattern(text: str) -> str:
@@ -2150,7 +2202,7 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
         # the candidates' letters, and how many digits they have: "NM10999-1" and "NM-10999"
         # are ids of theirs mistyped or cut short, as "NM-00000-0" is one of their shape
         prefixes = {re.sub(r"[0-9].*", "", name) for name in canonical}
-        least = min(len(re.sub(r"[^0-9]", "", name)) for name in canonical)
+        least = min(len(re.sub(r"[^0-9]", "", name)) for name in canonical) - 1
         shapes = {_id_pattern(name) for name in ids}
         for token in _MIXED_TOKEN.finditer(_skeleton(text)):
             said = _canonical_id(token[0])
@@ -2158,16 +2210,23 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
                 continue
             if _id_pattern(token[0]) in shapes or (
                 re.sub(r"[0-9].*", "", said) in prefixes - {""}
-                and len(re.sub(r"[^0-9]", "", said)) >= least - 2
+                and len(re.sub(r"[^0-9]", "", said)) >= least
             ):
                 return token[0]
+        # one with other marks between its parts ("NM 10999-1", "NM_10999_1"): the ids' letters,
+        # then their groups of digits (so not "Santa Fe, NM 87501")
+        for spaced in _spaced_ids(ids).finditer(_skeleton(text)):
+            if _canonical_id(spaced[0]) not in canonical:
+                return spaced[0]
         # one written without the candidates' letters ("…, 10999-1" or "…, 109991" beside
         # "NM-…" ids), as an item of the list
         digits = {re.sub(r"[^0-9]", "", name) for name in canonical}
         for token in _BARE_DIGITS.finditer(_skeleton(text)):
             plain = re.sub(r"[^0-9]", "", token[1])
-            if plain not in digits and len(plain) in {len(d) for d in digits} and (
-                prefixes != {""}
+            if (
+                plain not in digits
+                and len(plain) in {len(d) for d in digits}
+                and (prefixes != {""})
             ):
                 return token[1]
     forms = {_name_form(name) for name in known if name.strip()}
@@ -2204,47 +2263,65 @@ def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
     "For the Budget Review, A and B …", "In New York, …")."""
     marked = unicodedata.normalize("NFKD", _skeleton(text))
     marked = "".join(ch for ch in marked if not unicodedata.combining(ch))
+    marked = re.sub(r"\*+|(?<![^\W_])_+|_+(?![^\W_])", "", marked)  # markdown's emphasis
     for form in _longest_first(tuple(known)):
         # the name as normalize_text reads it: any punctuation between its words, "&" for "and"
         words = (r"(?:and|&)" if word == "and" else re.escape(word) for word in form.split())
         name = r"(?<![^\W_])" + r"(?:[^\w]|_)+".join(words) + r"(?![^\W_])"
         marked = re.sub(name, "\x00", marked, flags=re.I)
     person = rf"{_PERSON_LIKE.pattern}|{_TITLED}"
-    after = re.finditer(rf"\x00{_JOINED}({person})|{_NOR_HAS}({person})", marked)
-    first = (m for m in _LEADING.finditer(marked) if _opens_a_name(m[1].split()[0]))
-    for match in (*after, *first):
-        name = match[1] or match[2]
+    joined = re.finditer(rf"\x00{_JOINED}({person})", marked)
+    nor = (
+        m for m in _NOR_HAS.finditer(marked) if _names_a_person(m[1]) or re.fullmatch(person, m[1])
+    )
+    first = (m for m in _LEADING.finditer(marked) if _names_a_person(m[1]))
+    for match in (*joined, *nor, *first):
+        name = match[1]
         if normalize_text(name) not in forms and not _NOT_A_PERSON.fullmatch(name.split()[-1]):
             return name
     return ""
 
 
-#: What says one more person is in the same case as those named before: "…, nor has",
-#: "and neither did".
-_NOR_HAS = (
-    r"\b(?:nor|neither)\s+(?:has|have|had|did|does|do|is|are|was|were|will|would|could|can)"
-    r"\s+"
+#: One more person said to be in the same case as those named before, as the clause's last
+#: words: "…, nor has Bob Kowalski.", "Nor did Dr. Kowalski", "…, nor Bob Kowalski either"
+#: (not "nor has Google Calendar logged a tentative").
+_NOR_HAS = re.compile(
+    r"\b(?:nor|neither)\s+(?:(?:has|have|had|did|does|do|will|would|could|can|should|may"
+    r"|might)\s+)?((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z]"
+    r"[A-Za-z'-]*){0,2}?)(?=\s*(?:[.,;!?)]|$|\s(?:either|too|yet|so far)\b))",
+    re.IGNORECASE,
 )
 #: A name of two or three words that opens a sentence's list of the known names ("\x00"):
-#: "Bob Kowalski, A & B haven't replied", "Not replied: bob kowalski, A and B".
+#: "Bob Smith, A & B haven't replied", "Not replied: bob smith, A and B".
 _LEADING = re.compile(
-    r"(?:^|[.!?:;\n]\s*)((?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?[A-Za-z][a-z'-]+"
-    r"(?:\s+[A-Za-z][a-z'-]+){1,2})\s*,\s*\x00"
+    r"(?:^|[.!?:;\n]\s*|\s[-\u2013\u2014]\s*)((?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+[A-Za-z][A-Za-z'-]+"
+    r"|[A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z][A-Za-z'.-]+){1,2})\s*,\s*\x00"
 )
+_TITLES = frozenset(("dr", "mr", "mrs", "ms", "mx", "prof"))
 
 
 @functools.cache
-def _first_names() -> frozenset[str]:
-    """The first names the worlds' people are given (Faker's, of the locale they use)."""
+def _faker_names() -> tuple[frozenset[str], frozenset[str]]:
+    """The first and the last names the worlds' people are given (Faker's, of their locale)."""
     from faker.providers.person.en_US import Provider
 
-    return frozenset(name.lower() for name in Provider.first_names)
+    first = frozenset(name.lower() for name in Provider.first_names)
+    return first, frozenset(name.lower() for name in Provider.last_names)
 
 
-def _opens_a_name(word: str) -> bool:
-    return word.lower().rstrip(".") in {"dr", "mr", "mrs", "ms", "mx", "prof"} or (
-        word.lower() in _first_names()
-    )
+def _names_a_person(words: str) -> bool:
+    """Whether ``words`` name a person as the worlds name theirs: a title and a surname ("Dr.
+    Kowalski"), or a first and a last name of the worlds' lists ("Bob Smith", "bob smith"), or
+    a first name alone ("Bob"). A topic ("April Roadmap Review", "Summer Offsite") is none."""
+    parts = [part.strip(".").lower() for part in words.split()]
+    if not parts:
+        return False
+    first, last = _faker_names()
+    if parts[0] in _TITLES:
+        return len(parts) == 2 and words.split()[1][:1].isupper()
+    if len(parts) == 1:
+        return parts[0] in first and words[:1].isupper()
+    return parts[0] in first and parts[-1] in last and len(parts) <= 3
 
 
 #: A person named by a title or an initial and a surname: "Dr. Kowalski", "B. Kowalski".
