@@ -474,6 +474,25 @@ STILL_LEFT_CAREFUL = [
     ("set", AMY_BOB, PEOPLE, "No reply: Amy Nelson and Bob Park.\n\nMaybe:\nNobody marked maybe."),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4 (both to Home, Unit NM4012)."),
     ("list", TWO_ORDERS, ORDERS, "NM-25790-3 and NM-17871-4, both to Santa Fe, NM 87501."),
+    # (from a second review: careful answers the first revision failed)
+    ("list", GAMES, SHOP, f"The top three of them are {GAMES[0]}, {GAMES[1]} and {GAMES[2]}."),
+    ("list", GAMES, SHOP, f"Top 3 of the 5 games are: {GAMES[0]}, {GAMES[1]}, {GAMES[2]}."),
+    ("set", AMY_BOB, PEOPLE, "There are two of them: Amy Nelson and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Four of the six replied. The remaining two of them are Amy Nelson "
+     "and Bob Park."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied. Everyone else has - there "
+     "are four of them."),
+    ("list", TWO_ORDERS, ORDERS, "Orders shipped to 412 Oak St, Santa Fe, NM 87501:\n"
+     "1. NM-25790-3\n2. NM-17871-4"),
+    ("list", TWO_ORDERS, ORDERS, "412 Oak St, Santa Fe, NM 87501 - 2 orders:\n- NM-25790-3\n"
+     "- NM-17871-4"),
+    ("list", TWO_ORDERS, ORDERS, "NM-25790-3 (03-14-25) and NM-17871-4 (04-02-25)"),
+    ("list", TWO_ORDERS, ORDERS, "Recipient: Amy Nelson, NM-25790-3 and NM-17871-4."),
+    ("set", AMY_BOB, PEOPLE, "Location: Mason Hall, Amy Nelson and Bob Park haven't replied."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied. I didn't send a reminder, "
+     "nor did Mark."),
+    ("set", AMY_BOB, PEOPLE, "Amy Nelson and Bob Park haven't replied.\n\nStatuses checked: "
+     "Accepted, Declined, Tentative,\nMaybe"),
 ]  # fmt: skip
 
 

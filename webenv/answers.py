@@ -2018,7 +2018,16 @@ def _offers_another_answer(
         if found:
             return f"{found[0].strip(' ,(')!r} leaves it open"
     if giving:
-        alone = next((part for part in sentences if _DOUBT_ALONE.fullmatch(part)), None)
+        alone = next(
+            (
+                part
+                for i, part in enumerate(sentences)
+                if i not in giving
+                and _DOUBT_ALONE.fullmatch(part)
+                and not (i and sentences[i - 1].rstrip().endswith(","))  # a list's next line
+            ),
+            None,
+        )
         if alone is not None:
             return f"{alone.strip()!r} says it is not sure"
     # asked in every sentence that gives it ("$41.37?"), not asked, then said ("Was it March
@@ -2101,33 +2110,39 @@ _ADMITTED = re.compile(
 )
 
 
-#: A list given as some of those asked for, before the names ("Two of them are A and B",
-#: "Some of the people who haven't replied are: A, B"; not "Exactly two of them are …", "The
-#: two of them …", "3 of them are Confirmed") or after them ("A and B are two of them").
+#: A list given as some of those asked for, opening its clause right before the names: "Two of
+#: them are A and B", "Some of the people who haven't replied are: A, B" (a number of "the …"
+#: counts them: "The top three of them are …", "Top 3 of the 5 products are: …", "3 of them
+#: are Confirmed", "Exactly two of them are Pending: A and B" are careful)...
 _SOME_OF = re.compile(
-    r"(?<!\bthe )(?<!\bexactly )(?<!\bonly )(?<!\ball )(?<!\bjust )(?<!\bprecisely )"
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|some|several|a few|a couple|few"
-    r"|many|most|[0-9]+) of (?:them|those|these|the\s+[\w'-]+(?:\s+[\w'-]+){0,4}?)\s+"
-    r"(?:are|were|is|was|include|included|including|would be|will be|are named|being)\b"
+    r"(?:^|[.!?;:(\n]\s*|,\s+|\s[-\u2013\u2014]\s+)[*_\s]*(?:(?:one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|[0-9]+) of (?:them|those|these)|(?:some|several|a few|a couple"
+    r"|few|many|most) of (?:them|those|these|the\s+[\w'-]+(?:\s+[\w'-]+){0,4}?))\s+"
+    r"(?:are|were|include|included|including|would be|will be|are named)\b"
     r"[\s:*_\"'\u201c(\[\u2014\u2013-]*",
     re.IGNORECASE,
 )
+#: ... or right after them: "A and B are two of them" (not "There are two of them: A, B").
 _SOME_OF_AFTER = re.compile(
-    r"\b(?:are|were)\s+(?:just\s+|merely\s+|only\s+)?(?:one|two|three|four|five|some|several"
-    r"|a few|a couple|among)\s+of\s+(?:them|those|these)\b",
+    r"[\s*_\"'\u201d)]*\s(?:are|were)\s+(?:just\s+|merely\s+|only\s+)?(?:one|two|three|four"
+    r"|five|some|several|a few|a couple|among)\s+of\s+(?:them|those|these)\b",
     re.IGNORECASE,
 )
 
 
 def _some_of(text: str, names: Sequence[str]) -> re.Match[str] | None:
-    """Words that give the list as some of those asked for (:data:`_SOME_OF`): before the
-    names only when a known name follows them."""
-    forms = [_name_form(name) for name in names if name.strip()]
+    """Words that give the list as some of those asked for (:data:`_SOME_OF`), right before
+    or right after a known name."""
+    forms = [form for form in (_name_form(name) for name in names if name.strip()) if form]
     for match in _SOME_OF.finditer(text):
         after = normalize_text(text[match.end() : match.end() + 200])
-        if any(after.startswith(form) for form in forms if form):
+        if any(after.startswith(form) for form in forms):
             return match
-    return _SOME_OF_AFTER.search(text)
+    for match in _SOME_OF_AFTER.finditer(text):
+        before = normalize_text(text[max(0, match.start() - 200) : match.start()])
+        if any(before.endswith(form) for form in forms):
+            return match
+    return None
 
 
 #: What says of an ordered list that its order is not known: "(in some order)", "in no
@@ -2152,7 +2167,7 @@ _LABELLED = re.compile(r"^\s*(?:[-*\u2022]|[0-9]{1,2}[.)])\s+\**[A-Za-z][\w '/&-
 #: Digits and dashes standing as an item of a list ("…, 10999-1", "… and 10999-1."), not
 #: part of an amount or a longer number, nor after a label ("return RMA 55123-4", "#55123-4").
 _BARE_DIGITS = re.compile(
-    r"(?:^|[,;|&\n(\[]|\band|\bplus|\bas well as)\s*(?:[-*\u2022]\s*)?[*_\"'\u201c]*#?\s?"
+    r"(?:^|[,;|&\n]|\band|\bplus|\bas well as)\s*(?:[-*\u2022]\s*)?[*_\"'\u201c]*#?\s?"
     r"([0-9][0-9-]*[0-9])[*_\"'\u201d]*(?=\s*(?:[,;.&\n|)\]!]|\band\b|\bplus\b|$))",
     re.IGNORECASE,
 )
@@ -2160,18 +2175,16 @@ _BARE_DIGITS = re.compile(
 
 @functools.lru_cache(maxsize=64)
 def _spaced_ids_of(shapes: frozenset[str]) -> re.Pattern[str]:
-    """Ids of these shapes ("AA-99999-9") with any marks or spaces between their parts."""
-    mark = r"[\s_./#:-]{1,3}"
+    """Ids of these shapes ("AA-99999-9") written with other marks between their parts: one
+    after the letters ("NM 10999-1", "NM#10999-1"), none but ``_ . / -`` between the groups of
+    digits ("NM_10999_1"; "Santa Fe, NM 87501 2 orders" is a zip code and a count)."""
     forms = []
     for shape in sorted(shapes):
         parts = re.findall(r"A+|9+", shape)
-        if len(parts) < 2 or not parts[0].startswith("A"):
+        if len(parts) < 3 or not parts[0].startswith("A"):
             continue
-        forms.append(
-            mark.join(
-                rf"[A-Za-z]{{{len(p)}}}" if p[0] == "A" else rf"[0-9]{{{len(p)}}}" for p in parts
-            )
-        )
+        digits = "[_./-]".join(rf"[0-9]{{{len(p)}}}" for p in parts[1:])
+        forms.append(rf"[A-Za-z]{{{len(parts[0])}}}[ _./#-]{digits}")
     body = "|".join(forms) or r"(?!)"
     return re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])")
 
@@ -2221,12 +2234,16 @@ def _unknown_item(text: str, items: Sequence[str], candidates: Sequence[str]) ->
         # one written without the candidates' letters ("…, 10999-1" or "…, 109991" beside
         # "NM-…" ids), as an item of the list
         digits = {re.sub(r"[^0-9]", "", name) for name in canonical}
+        bare = {re.sub(r"^A+\W?", "", _id_pattern(name)) for name in ids} - {
+            _id_pattern(name) for name in ids
+        }
         for token in _BARE_DIGITS.finditer(_skeleton(text)):
             plain = re.sub(r"[^0-9]", "", token[1])
-            if (
-                plain not in digits
-                and len(plain) in {len(d) for d in digits}
-                and (prefixes != {""})
+            if plain in digits or not bare:
+                continue
+            # of the ids' shape without their letters ("10999-1"), or their digits alone
+            if _id_pattern(token[1]) in bare or (
+                plain == token[1] and len(plain) in {len(d) for d in digits}
             ):
                 return token[1]
     forms = {_name_form(name) for name in known if name.strip()}
@@ -2274,7 +2291,10 @@ def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
     nor = (
         m for m in _NOR_HAS.finditer(marked) if _names_a_person(m[1]) or re.fullmatch(person, m[1])
     )
-    first = (m for m in _LEADING.finditer(marked) if _names_a_person(m[1]))
+    # (before ids or products, a name is as often their owner's: "Recipient: Grace Nelson, …")
+    named = [_names_a_person(_skeleton(name)) for name in known if name.strip()]
+    people = sum(named) * 2 > len(named)  # the list is of people, as the worlds name them
+    first = (m for m in _LEADING.finditer(marked) if people and _names_a_person(m[1]))
     for match in (*joined, *nor, *first):
         name = match[1]
         if normalize_text(name) not in forms and not _NOT_A_PERSON.fullmatch(name.split()[-1]):
@@ -2311,17 +2331,15 @@ def _faker_names() -> tuple[frozenset[str], frozenset[str]]:
 
 def _names_a_person(words: str) -> bool:
     """Whether ``words`` name a person as the worlds name theirs: a title and a surname ("Dr.
-    Kowalski"), or a first and a last name of the worlds' lists ("Bob Smith", "bob smith"), or
-    a first name alone ("Bob"). A topic ("April Roadmap Review", "Summer Offsite") is none."""
+    Kowalski"), or a first and a last name of the worlds' lists ("Bob Smith", "bob smith"); not
+    a first name alone ("nor did Mark"), nor a topic ("April Roadmap Review")."""
     parts = [part.strip(".").lower() for part in words.split()]
     if not parts:
         return False
     first, last = _faker_names()
     if parts[0] in _TITLES:
         return len(parts) == 2 and words.split()[1][:1].isupper()
-    if len(parts) == 1:
-        return parts[0] in first and words[:1].isupper()
-    return parts[0] in first and parts[-1] in last and len(parts) <= 3
+    return 2 <= len(parts) <= 3 and parts[0] in first and parts[-1] in last
 
 
 #: A person named by a title or an initial and a surname: "Dr. Kowalski", "B. Kowalski".
@@ -2336,7 +2354,8 @@ _NOT_A_PERSON = re.compile(
     r"|executive|supervisor|administrator|accountant|representative|rep|owner|founder|partner"
     r"|team|department|dept|office|support|sales|marketing|finance|legal|hr|it|ops|operations"
     r"|inc|corp|corporation|llc|ltd|co|company|group|agency|studio|labs?|university|school"
-    r"|hospital|clinic|bank|store|shop)\b",
+    r"|hospital|clinic|bank|store|shop|hall|room|center|centre|building|tower|house|lounge"
+    r"|theater|theatre|auditorium|lobby|plaza|square|street|avenue|road|lane)\b",
     re.IGNORECASE,
 )
 
