@@ -60,6 +60,13 @@ CASES = [
         {"candidates": ["Amy Nelson", "Bob Park", "Carol King"]},
     ),
     (
+        "set",
+        "Two of them are Bob Park. Amy Nelson are two of them. ",
+        "Amy Nelson.",
+        ["Amy Nelson"],
+        {"candidates": ["Amy Nelson", "Bob Park", "Carol King"]},
+    ),
+    (
         "list",
         "NM-10999, 109991, ",
         "NM-25790-3.",
