@@ -272,15 +272,8 @@ def test_an_env_made_directly_truncates_at_its_own_step_limit(browser):
         for _ in range(3):
             observation, _, terminated, truncated, _ = env.step("noop()")
             ends.append((terminated, truncated))
-        moves, late = own_moves(env.task.template, env.task, observation), []
-        try:
-            action = next(moves)
-            while True:
-                observation, *step = env.step(action)[:4]
-                late.append(tuple(step))
-                action = moves.send(observation)
-        except StopIteration:
-            late.append(tuple(env.step('send_msg_to_user("Done.")')[1:4]))
+        late = _own_steps(env, observation)
+        late.append(tuple(env.step('send_msg_to_user("Done.")')[1:4]))
     assert ends == [(False, False), (False, False), (False, True)]
     assert late and all(step == (0.0, False, True) for step in late), late
     assert (
