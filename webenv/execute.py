@@ -322,23 +322,65 @@ def _upload_file(session: Session, bid: str, file: Any, files_dir: Path, **_: An
     _element(session, bid, usable=False).set_input_files(paths)
 
 
-#: Resolves once the page's scroll position has held for two animation frames.
-_SCROLL_SETTLED = """() => new Promise(done => {
+#: Notes, as the wheel event reaches the page (before its default action scrolls anything),
+#: what it will scroll: the first element from its target up that can move in its direction,
+#: else the page; and where that stood. A page's own handler may cancel it.
+_WHEEL_WATCH = """() => {
+  const seen = window.__webenvWheel = {target: null, top: 0, left: 0, prevented: false,
+                                       scrolls: 0};
+  seen.count = () => { seen.scrolls += 1; };
+  addEventListener("scroll", seen.count, {capture: true, passive: true});
+  const movable = (el, dx, dy, root) => {
+    const style = root ? null : getComputedStyle(el);
+    const can = (delta, pos, size, view, overflow) => delta !== 0 && size > view + 1
+      && (root || /(auto|scroll|overlay)/.test(overflow))
+      && (delta > 0 ? pos + view < size - 1 : pos > 0);
+    return can(dy, el.scrollTop, el.scrollHeight, el.clientHeight, style && style.overflowY)
+      || can(dx, el.scrollLeft, el.scrollWidth, el.clientWidth, style && style.overflowX);
+  };
+  addEventListener("wheel", event => {
+    const root = document.scrollingElement || document.documentElement;
+    let el = event.target instanceof Element ? event.target : null;
+    const [dx, dy] = [event.deltaX, event.deltaY];
+    while (el && el !== root && !movable(el, dx, dy, false)) el = el.parentElement;
+    if (!el || el === root) el = movable(root, dx, dy, true) ? root : null;
+    seen.target = el;
+    seen.wheeled = true;
+    if (el) { seen.top = el.scrollTop; seen.left = el.scrollLeft; }
+  }, {capture: true, once: true, passive: false});
+  addEventListener("wheel", event => { seen.prevented = event.defaultPrevented; },
+                   {once: true, passive: true});
+}"""
+#: Resolves once what the wheel scrolls has moved and nothing scrolled for two animation
+#: frames (if it scrolls nothing, or a page's handler cancelled it, once nothing scrolled for
+#: two frames). Waiting for the move itself, not for a number of frames, keeps a busy
+#: machine's late scroll out of the observation (120 frames bound a scroll that never comes).
+_WHEEL_SETTLED = """() => new Promise(done => {
+  const seen = window.__webenvWheel || {};
   let last = null, same = 0, frames = 0;
   const tick = () => {
-    const now = scrollX + "," + scrollY;
+    const el = seen.target;
+    const now = (el ? el.scrollTop + "," + el.scrollLeft : "") + "," + seen.scrolls;
+    const moved = el && (el.scrollTop !== seen.top || el.scrollLeft !== seen.left);
     same = now === last ? same + 1 : 0;
     last = now;
-    if (same >= 2 || ++frames > 60) done(); else requestAnimationFrame(tick);
+    // nothing to move (a wheel not seen here went to a frame inside the page; a page's own
+    // handler may scroll instead): at rest once no scroll event came for two frames
+    const still = !seen.wheeled || !el || seen.prevented;
+    if (((still || moved) && same >= 2) || ++frames > 120) {
+      removeEventListener("scroll", seen.count, {capture: true});
+      done();
+    } else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 })"""
 
 
 def _scroll(session: Session, delta_x: float, delta_y: float, **_: Any) -> None:
-    # The wheel event returns before the page has scrolled; wait for it to come to rest.
+    # The wheel event returns before the page has scrolled; wait for what it scrolls to move.
+    session.page.evaluate(_WHEEL_WATCH)
     session.page.mouse.wheel(delta_x, delta_y)
-    session.page.evaluate(_SCROLL_SETTLED)
+    session.page.evaluate(_WHEEL_SETTLED)
 
 
 def _noop(session: Session, wait_ms: float, **_: Any) -> None:

@@ -168,6 +168,22 @@ addEventListener("scroll", () => {
   document.getElementById("page-top").textContent = "page scrollY: " + Math.round(scrollY);
 });
 </script>""",
+    # A pane that scrolls itself on the wheel, smoothly (as scrolling libraries do): its scroll
+    # takes many frames, and the page's own scroll never moves.
+    "smooth-pane": """<h1>Smooth pane</h1>
+<div id="pane" role="region" aria-label="Pane" style="height:150px;width:300px;overflow:auto">
+  <div style="height:1200px">pane content</div>
+</div>
+<p id="pane-top">pane scrollTop: 0</p>
+<script>
+pane.addEventListener("scroll", () => {
+  document.getElementById("pane-top").textContent = "pane scrollTop: " + pane.scrollTop;
+});
+pane.addEventListener("wheel", event => {
+  event.preventDefault();
+  pane.scrollBy({top: event.deltaY, behavior: "smooth"});
+}, {passive: false});
+</script>""",
     "prompts": """<h1>Prompts</h1>
 <button onclick="alert('Heads up'); out.textContent = 'alert: closed'">Alert</button>
 <button onclick="out.textContent = 'confirm: ' + (confirm('Sure?') ? 'yes' : 'no')">Confirm</button>
@@ -515,6 +531,16 @@ def test_scroll_over_a_container_scrolls_the_container(page):
     assert page.act(f"mouse_move({x}, {y})\nscroll(0, 200)") == ""
     assert page.text("pane scrollTop:") == "pane scrollTop: 200"
     assert page.text("page scrollY:") == "page scrollY: 0"
+
+
+@performs("mouse_move", "scroll")
+def test_a_scroll_returns_once_what_it_scrolls_has_come_to_rest(page):
+    # The pane's own smooth scroll lasts many frames after the wheel, and the page never
+    # moves: the action itself (before any wait for a quiet page) waits for the pane to stop.
+    page.open("smooth-pane")
+    x, y = centre(page.elements()["Pane"])
+    assert page.act(f"mouse_move({x}, {y})\nscroll(0, 200)") == ""
+    assert page.session.page.evaluate("pane.scrollTop") == 200
 
 
 @performs("hover", "scroll")
