@@ -330,13 +330,18 @@ _WHEEL_WATCH = """() => {
                                        scrolls: 0};
   seen.count = () => { seen.scrolls += 1; };
   addEventListener("scroll", seen.count, {capture: true, passive: true});
+  // (the page scrolls unless its root or body hides its overflow, as a modal's page may)
+  const locked = axis => [document.documentElement, document.body].some(
+    el => el && /(hidden|clip)/.test(getComputedStyle(el)[axis]));
   const movable = (el, dx, dy, root) => {
     const style = root ? null : getComputedStyle(el);
     const can = (delta, pos, size, view, overflow) => delta !== 0 && size > view + 1
-      && (root || /(auto|scroll|overlay)/.test(overflow))
+      && (root ? !locked(overflow) : /(auto|scroll|overlay)/.test(overflow))
       && (delta > 0 ? pos + view < size - 1 : pos > 0);
-    return can(dy, el.scrollTop, el.scrollHeight, el.clientHeight, style && style.overflowY)
-      || can(dx, el.scrollLeft, el.scrollWidth, el.clientWidth, style && style.overflowX);
+    const [overflowY, overflowX] = root ? ["overflowY", "overflowX"]
+      : [style.overflowY, style.overflowX];
+    return can(dy, el.scrollTop, el.scrollHeight, el.clientHeight, overflowY)
+      || can(dx, el.scrollLeft, el.scrollWidth, el.clientWidth, overflowX);
   };
   addEventListener("wheel", event => {
     const root = document.scrollingElement || document.documentElement;
@@ -346,7 +351,8 @@ _WHEEL_WATCH = """() => {
     if (!el || el === root) el = movable(root, dx, dy, true) ? root : null;
     seen.target = el;
     seen.wheeled = true;
-    if (el) { seen.top = el.scrollTop; seen.left = el.scrollLeft; }
+    seen.root = el === root;
+    if (el) [seen.top, seen.left] = seen.root ? [scrollY, scrollX] : [el.scrollTop, el.scrollLeft];
   }, {capture: true, once: true, passive: false});
   addEventListener("wheel", event => { seen.prevented = event.defaultPrevented; },
                    {once: true, passive: true});
@@ -360,8 +366,10 @@ _WHEEL_SETTLED = """() => new Promise(done => {
   let last = null, same = 0, frames = 0;
   const tick = () => {
     const el = seen.target;
-    const now = (el ? el.scrollTop + "," + el.scrollLeft : "") + "," + seen.scrolls;
-    const moved = el && (el.scrollTop !== seen.top || el.scrollLeft !== seen.left);
+    const [top, left] = !el ? [0, 0]
+      : seen.root ? [scrollY, scrollX] : [el.scrollTop, el.scrollLeft];
+    const now = top + "," + left + "," + seen.scrolls;
+    const moved = el && (top !== seen.top || left !== seen.left);
     same = now === last ? same + 1 : 0;
     last = now;
     // nothing to move (a wheel not seen here went to a frame inside the page; a page's own
