@@ -2274,10 +2274,11 @@ _JOINED = r"(?:,?\s+(?:and(?:\s+also)?|plus|as well as)\s+|\s*&\s*)"
 
 def _joined_stranger(text: str, known: Sequence[str], forms: set[str]) -> str:
     """A person's name joined to the known names that is none of them: as the last item of
-    their list ("A, B and Bob Kowalski haven't replied"), after "nor" ("…, nor has Bob
-    Kowalski"), or as the first item of a sentence's list when its first word is a first name
-    ("Bob Kowalski, A & B haven't replied"; a sentence's opening words are as often a topic:
-    "For the Budget Review, A and B …", "In New York, …")."""
+    their list ("A, B and Bob Kowalski haven't replied"), after "nor" at its clause's end
+    ("…, nor has Bob Kowalski."), or, in a list of people, as the first item of a sentence's
+    list when it is a person's full name as the worlds write them ("Bob Smith, A & B haven't
+    replied"; a sentence's opening words are as often a topic: "For the Budget Review, A and B
+    …", "April Roadmap Review, …", and a name before ids their owner's)."""
     marked = unicodedata.normalize("NFKD", _skeleton(text))
     marked = "".join(ch for ch in marked if not unicodedata.combining(ch))
     marked = re.sub(r"\*+|(?<![^\W_])_+|_+(?![^\W_])", "", marked)  # markdown's emphasis
