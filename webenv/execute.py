@@ -327,9 +327,11 @@ def _upload_file(session: Session, bid: str, file: Any, files_dir: Path, **_: An
 #: else the page; and where that stood. A page's own handler may cancel it.
 _WHEEL_WATCH = """() => {
   const seen = window.__webenvWheel = {target: null, top: 0, left: 0, prevented: false,
-                                       scrolls: 0};
+                                       scrolls: 0, ended: -1};
   seen.count = () => { seen.scrolls += 1; };
+  seen.end = () => { seen.ended = seen.scrolls; };
   addEventListener("scroll", seen.count, {capture: true, passive: true});
+  addEventListener("scrollend", seen.end, {capture: true, passive: true});
   // (the page scrolls unless its root or body hides its overflow, as a modal's page may)
   const locked = axis => [document.documentElement, document.body].some(
     el => el && /(hidden|clip)/.test(getComputedStyle(el)[axis]));
@@ -357,10 +359,12 @@ _WHEEL_WATCH = """() => {
   addEventListener("wheel", event => { seen.prevented = event.defaultPrevented; },
                    {once: true, passive: true});
 }"""
-#: Resolves once what the wheel scrolls has moved and nothing scrolled for two animation
-#: frames (if it scrolls nothing, or a page's handler cancelled it, once nothing scrolled for
-#: two frames). Waiting for the move itself, not for a number of frames, keeps a busy
-#: machine's late scroll out of the observation (120 frames bound a scroll that never comes).
+#: Resolves once the scrolling the wheel set off has ended (its last scroll event followed by a
+#: ``scrollend``); if none came, after two frames where it can scroll nothing (ten where the
+#: page's own handler took the wheel, as it may scroll itself; thirty where it could scroll).
+#: Waiting for the scroll's own end, not for a number of frames at rest, keeps a busy machine's
+#: late or slow scroll out of the observation (120 frames bound one that never comes; a
+#: browser without ``scrollend`` takes two frames at rest after the move).
 _WHEEL_SETTLED = """() => new Promise(done => {
   const seen = window.__webenvWheel || {};
   let last = null, same = 0, frames = 0;
@@ -372,11 +376,15 @@ _WHEEL_SETTLED = """() => new Promise(done => {
     const moved = el && (top !== seen.top || left !== seen.left);
     same = now === last ? same + 1 : 0;
     last = now;
+    const ended = seen.scrolls > 0 && seen.ended === seen.scrolls;
     // nothing to move (a wheel not seen here went to a frame inside the page; a page's own
-    // handler may scroll instead): at rest once no scroll event came for two frames
+    // handler may scroll instead)
     const still = !seen.wheeled || !el || seen.prevented;
-    if (((still || moved) && same >= 2) || ++frames > 120) {
+    const quiet = seen.scrolls === 0 && frames >= (!still ? 30 : seen.prevented ? 10 : 2);
+    const rest = "onscrollend" in window ? ended : moved && same >= 2;
+    if (rest || quiet || ++frames > 120) {
       removeEventListener("scroll", seen.count, {capture: true});
+      removeEventListener("scrollend", seen.end, {capture: true});
       done();
     } else requestAnimationFrame(tick);
   };
