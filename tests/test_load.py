@@ -159,8 +159,13 @@ def slow_network(browser: Browser) -> Iterator[Session]:
     """A session on a page of links, its requests held back in the browser for 1.5 s each
     (Chromium's own latency emulation): as a busy machine may take to send them."""
     server = SiteServer({"shop": _links_app()})
+    # (its bounds stretched by the machine's load, as every episode's are)
     session = Session(
-        browser, [server.url("shop")], now=datetime(2026, 1, 1), server_idle=server.wait_idle
+        browser,
+        [server.url("shop")],
+        now=datetime(2026, 1, 1),
+        server_idle=server.wait_idle,
+        timeouts=DEFAULT_TIMEOUTS.scaled(),
     )
     try:
         session.start_at(server.url("shop") + "/")
