@@ -134,6 +134,31 @@ def test_a_navigation_begun_as_the_page_settles_is_waited_for(driver):
     assert AxTree(page["axtree"]).find("heading", "Controls")
 
 
+def test_a_document_observed_before_it_has_an_element_is_waited_for(driver):
+    # A document begun anew, with no element yet, as a navigation's next document is at its
+    # start (here by document.open(), its content written 0.3 s later). Observing it once
+    # raised out of the step as a browser error; it is waited for like a navigation.
+    driver.open("controls")
+    driver.session.page.evaluate(
+        """() => { document.open();
+        setTimeout(() => { document.write('<h1>Written late</h1>'); document.close(); }, 300); }"""
+    )
+    assert driver.session.page.evaluate("[document.documentElement, document.readyState]") == [
+        None,
+        "loading",
+    ]
+    page = driver.session.observe()
+    assert AxTree(page["axtree"]).find("heading", "Written late")
+    assert driver.session.limited == ""
+
+
+def test_a_page_that_removed_its_own_root_is_observed_as_empty(driver):
+    driver.open("controls")
+    driver.session.page.evaluate("document.documentElement.remove()")
+    page = driver.observe()
+    assert page["axtree"] == "" and page["dom"] == ""
+
+
 def test_a_link_to_a_new_tab_opens_and_focuses_it(driver):
     driver.open("tabs")
     assert driver.act(f'click("{driver.id_of("link", "Open controls in a new tab")}")') == ""

@@ -285,7 +285,8 @@
       flush();
     }
 
-    walk(document.body || document.documentElement, 0);
+    const root = document.body || document.documentElement;
+    if (root) walk(root, 0);
     flush();
     return lines.join("\n");
   }
@@ -339,7 +340,8 @@
       }
       out.push(`</${tag}>`);
     }
-    walk(document.body || document.documentElement);
+    const root = document.body || document.documentElement;
+    if (root) walk(root);
     return out.join("");
   }
 
@@ -473,6 +475,12 @@
   }
 
   function observe(options) {
+    // A document with no element yet has just begun to load after a navigation: the caller
+    // waits for it as for any navigation (its message says "navigation"). A document whose
+    // scripts removed its root is observed as empty.
+    if (!document.documentElement && document.readyState === "loading") {
+      throw new Error("observed at the start of a navigation, before the document had an element");
+    }
     // Ids first, so that every view below sees the same ones.
     const result = { axtree: null, dom: null, elements: null, focused: null, title: document.title };
     const before = version();
