@@ -236,6 +236,14 @@ _STATES_A_MOST = re.compile(
     r"|(?<=[0-9])\s*(?:,\s*)?(?:max(?:imum)?|tops|at (?:the )?most)\b",
     re.IGNORECASE,
 )
+#: What states a least, where a least is asked for (what more to spend to reach a threshold):
+#: "at least $X", "a minimum of $X", "$X or more", "$X minimum".
+_STATES_A_LEAST = re.compile(
+    r"\b(?:at (?:the )?least|a minimum of|the minimum(?: is)?|min(?:imum)?:?|no less than"
+    r"|not less than)(?=\s*\$?[0-9])"
+    r"|(?<=[0-9])\s*(?:,\s*)?(?:or (?:more|above|over)|min(?:imum)?|at (?:the )?least)\b",
+    re.IGNORECASE,
+)
 #: A bare number in brackets, or as a total, beside an amount or a count: "$58.20 (61)", "12
 #: (XIII)", "$58.20, 61 in total" (a number of things, "(2 items)", is no other value).
 _BARE_ASIDE = re.compile(
@@ -558,7 +566,7 @@ def _without_other_kinds(text: str) -> str:
 #: An amount for each of something, a rate: "$325.00 per night", "$90/meal", "$12 each" (not
 #: "a day ago", "each time").
 _RATE = re.compile(
-    r"\s*(?:(?:per|/)\s*(?:night|meal|day|person|guest|item|unit|hour|hr|week|month|year|receipt"
+    r"\s*(?:(?:per|/)\s*(?:[A-Za-z]+\s+)?(?:night|meal|day|person|guest|item|unit|hour|hr|week|month|year|receipt"
     r"|ticket|seat|mile|km|lb|kg|piece|pack|box)\b"
     r"|an?\s+(?:night|meal|day|person|guest|item|unit|hour|week|month|year|piece)\b"
     r"(?!\s+(?:ago|earlier|later|before|after|back|prior|since|from)\b)"
@@ -1254,6 +1262,9 @@ def grade(
     candidates: Iterable[str] = (),
     whole: bool = False,
     most: bool = False,
+    least: bool = False,
+    facts: Iterable[Fact] = (),
+    mentions: Iterable[str] = (),
 ) -> Grade:
     """Grade ``text`` as an answer of ``kind`` whose right value is ``expected``.
 
@@ -1273,6 +1284,16 @@ def grade(
             shipping", "excluding fees", "tax not included") gives another amount.
         most: for money and numbers, the value asked for is a most (a cap, "what's the most I
             can claim"): "up to $X", "at most $X", "a maximum of $X", "$X max" state it.
+        least: for money and numbers, the value asked for is a least (what more to spend to
+            reach free shipping): "at least $X", "$X or more", "a minimum of $X" state it.
+        facts: for money, dates and times, the values the answer may cite as its reasons,
+            each with the words that name it: ``[(4500, ("free shipping", "minimum")), (1900,
+            ("price", "costs"))]`` lets "Free shipping starts at $45.00 and it costs $19.00, so
+            you'd need $26.00 more" give $26.00. Named so, in a sentence with no "or" and no
+            doubt, a fact is no second candidate (:func:`_without_facts`); named bare, it is.
+        mentions: names the answer may write that hold no value (the title of the article
+            asked about): an "or" inside one ("My card was declined or has expired") offers
+            nothing.
 
     Never raises on ``text``; a malformed ``expected`` or an unknown ``kind`` is a bug of
     the task and raises :class:`AnswerError`.
@@ -1292,7 +1313,9 @@ def grade(
         text = _without_asides(text, year)
     if most and kind in ("money", "number"):
         text = _blank(text, _STATES_A_MOST)
-    text = _set_aside(kind, text)
+    if least and kind in ("money", "number"):
+        text = _blank(text, _STATES_A_LEAST)
+    text = _without_facts(kind, _set_aside(kind, text), facts, year)
     result = _grade(kind, text, expected, year, others)
     if not result.passed and kind in _READ_SAID:
         # "$31.42, not $35.00": a value ruled out is no second candidate.
@@ -1363,6 +1386,7 @@ def grade(
     named = [str(expected), *others] if kind in ("name", "string") else []
     if kind in ("list", "set"):
         named = [*map(str, expected), *others]
+    named += [str(name) for name in mentions]
     offered = _offers_another_answer(
         kind, said, lambda part: _grade(kind, part, expected, year, others).passed, named
     )
@@ -1515,9 +1539,11 @@ _WORKED_SUM = re.compile(
     rf"(?<![0-9.,$+−–-])({_EXPRESSION})\s*{_GIVES}\s*(?:\*\*|__)?(?=({_SUMMAND}))",
     re.IGNORECASE,
 )
-#: The result first: "$30.01 = $50.00 − $19.99", "$30.01 ($50.00 − $19.99)".
+#: The result first: "$30.01 = $50.00 − $19.99", "$30.01 ($50.00 − $19.99)", "$28.01 more
+#: ($60.00 − $31.99)".
 _WORKED_AFTER = re.compile(
-    rf"(?<![0-9.,$+−–-])({_SUMMAND})(\s*(?:=\s*|\(\s*)({_EXPRESSION})\s*\)?)"
+    rf"(?<![0-9.,$+−–-])({_SUMMAND})"
+    rf"((?:\s+(?:more|left|short|to go|in total))?\s*(?:=\s*|\(\s*)({_EXPRESSION})\s*\)?)"
     rf"(?![0-9.,]|\s*{_OPERATOR})",
     re.IGNORECASE,
 )
@@ -1531,6 +1557,14 @@ _MONEY_OF_WHOLE = re.compile(
 #: ... and the whole first: "Of the $1,338.20 you spent, $1,104.83 can be claimed".
 _MONEY_WHOLE_FIRST = re.compile(
     rf"(\b{_OF_WHOLE}(?:\s+[A-Za-z]+){{0,3}}\s*,\s*)({_DOLLARS})(?![0-9])", re.IGNORECASE
+)
+#: Amounts listed, then their total ("Claimable: $325.00, $216.20 and $325.00\n**Total:
+#: $866.20**"): the list is its addends where it sums to it.
+_LISTED_FIRST = re.compile(
+    rf"(?<![0-9.,$])(?P<run>{_DOLLARS}(?:\s*(?:,\s*(?:and\s+)?|;|&|\band\b)\s*{_DOLLARS}){{1,12}})"
+    r"(?![0-9])(?P<gap>[^0-9$]{0,40}?\b(?:total(?:ling|s)?|altogether|in all|all told|sum)\b"
+    r"[^0-9$]{0,12}?)(?P<total>" + _DOLLARS + r")(?![0-9])",
+    re.IGNORECASE,
 )
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
 #: the sentence ("$41.37: $38.25 for the shirt and $3.12 in tax").
@@ -1602,9 +1636,15 @@ def _set_aside(kind: str, text: str) -> str:
         sums = total is not None and _worked_out(match[3]) == total
         return match[1] + " " * len(match[2]) if sums else match[0]
 
+    def listed_first(match: re.Match[str]) -> str:  # "$325.00, $216.20 and $325.00. Total: …"
+        total = _money(match["total"]).values
+        sums = len(total) == 1 and sum(_money(match["run"]).values) == total[0]
+        return " " * len(match["run"]) + match[0][len(match["run"]) :] if sums else match[0]
+
     text = _WORKED_SUM.sub(worked, text)
     text = _WORKED_AFTER.sub(worked_after, text)
     if kind == "money":
+        text = _LISTED_FIRST.sub(listed_first, text)
         text = _MONEY_OF_WHOLE.sub(whole, text)
         text = _MONEY_WHOLE_FIRST.sub(whole_first, text)
     for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
@@ -1667,6 +1707,111 @@ _VALUE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "time": (_TIME_12, _TIME_24),
     "date": (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _US_DATE),
 }
+
+
+#: A fact a task's answer may cite as its reason: a value of the answer's kind and the words
+#: that name it ("limit", "capped at", "free shipping"); see :func:`grade`'s ``facts``.
+Fact = tuple[Any, Iterable[str]]
+#: How far before a value its label may stand (in words, after the label's own), and after.
+_LABEL_BEFORE = 4
+_LABEL_AFTER = 3
+#: What a cited fact's clause ends at: a sentence's end, a line, a semicolon (not a bracket:
+#: "the cheapest item ($53.49) is rated only 2.0").
+_FACT_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;\n]")
+#: What a fact's own bound says after it, and is set aside with it: "$45.00 or more".
+_FACT_BOUND = re.compile(r"\s*(?:or (?:more|over|above|higher)|and (?:up|over|above)|\+)", re.I)
+
+
+def _fact_values(kind: str, facts: Iterable[Fact], year: int | None) -> dict[Any, re.Pattern[str]]:
+    """Each fact's value, as the answer's kind reads it, and a pattern of the words naming it."""
+    read = _FACT_READERS[kind]
+    cited: dict[Any, list[str]] = {}
+    for value, labels in facts:
+        if kind == "money" and isinstance(value, int):
+            found: tuple[Any, ...] = (value,)
+        elif kind == "date" and isinstance(value, date):
+            found = (value,)
+        else:
+            found = tuple(dict.fromkeys(read(str(value), year).values))
+        words = [" ".join(str(label).split()) for label in labels if str(label).strip()]
+        if len(found) != 1 or not words:
+            raise AnswerError(f"a fact is one {kind} value and the words naming it: {value!r}")
+        cited.setdefault(found[0], []).extend(words)
+    return {
+        value: re.compile(
+            r"(?<![\w-])(?:"
+            + "|".join(re.escape(w).replace(r"\ ", r"[\s-]+") for w in sorted(words, key=len)[::-1])
+            + r")(?![\w-])",
+            re.IGNORECASE,
+        )
+        for value, words in cited.items()
+    }
+
+
+_FACT_READERS: dict[str, Callable[[str, int | None], _Found]] = {
+    "money": lambda text, year: _money(text),
+    "date": _dates,
+    "time": lambda text, year: _times(text),
+}
+
+
+def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None) -> str:
+    """``text`` with the facts it cites as its reasons blanked: a value equal to one of
+    ``facts``, named by one of its words in its clause (at most :data:`_LABEL_BEFORE` words
+    before it, or :data:`_LABEL_AFTER` after: "the limit is $325.00", "With the $325.00 cap",
+    "free shipping starts at $45.00"), in a sentence that offers nothing and doubts nothing.
+    A fact named without its words, or beside an "or", stays a second value. What is read
+    depends on the task's facts, never on its expected value."""
+    facts = tuple(facts)
+    if not facts or kind not in _FACT_READERS:
+        return text
+    cited = _fact_values(kind, facts, year)
+    read = _FACT_READERS[kind]
+    ends = [m.end() for m in _FACT_CLAUSE_END.finditer(text)]
+    spans: list[tuple[int, int]] = []
+    for pattern in _VALUE_PATTERNS[kind]:
+        for match in pattern.finditer(text):
+            values = set(read(match[0], year).values)
+            if len(values) != 1:
+                continue
+            label = cited.get(values.pop())
+            if label is None:
+                continue
+            i = bisect.bisect_right(ends, match.start())
+            begin = ends[i - 1] if i else 0
+            stop = ends[i] if i < len(ends) else len(text)
+            sentence_begin, sentence_end = _sentence_around(text, match.start())
+            sentence = _skeleton(text[sentence_begin:sentence_end])
+            if _OFFER.search(sentence) or _UNSURE.search(sentence):
+                continue
+            lead = text[begin : match.start()]
+            named_before = any(
+                len(lead[found.end() :].split()) <= _LABEL_BEFORE
+                and not any(p.search(lead, found.end()) for p in _VALUE_PATTERNS[kind])
+                for found in label.finditer(lead)
+            )
+            bound = _FACT_BOUND.match(text, match.end(), stop)
+            end = bound.end() if bound else match.end()
+            after = text[end:stop]
+            closed = re.match(r"\s*[)\]]", after)  # "($53.49) is rated only 2.0"
+            after = after[closed.end() :] if closed else after
+            named_after = any(
+                len(after[: found.start()].split()) <= _LABEL_AFTER
+                and not _MARK_BETWEEN.search(after[: found.start()])
+                for found in label.finditer(after)
+            )
+            if named_before or named_after:
+                spans.append((match.start(), end))
+    for begin, end in spans:
+        text = text[:begin] + " " * (end - begin) + text[end:]
+    return text
+
+
+def _sentence_around(text: str, at: int) -> tuple[int, int]:
+    """Where the sentence (or line) holding ``at`` begins and ends."""
+    begin = max((m.end() for m in re.finditer(r"(?<=[.!?])\s+|\n+", text[:at])), default=0)
+    end = re.search(r"(?<=[.!?])\s+|\n+", text[at:])
+    return begin, at + end.start() if end else len(text)
 
 
 def _without_repeats(kind: str, text: str, value: Any, year: int | None) -> str:
@@ -2505,7 +2650,9 @@ _ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3
 _ALT_FOLLOW = re.compile(
     rf"\s*(?:$|[.,;:!?)\]\"'*]|-(?![0-9])|(?:{_CONDITION_WORDS}|more|less|fewer|extra|later|earlier"
     r"|sooner|instead|total|in\s+total|altogether|overall|all\s+told|then|dollars?|bucks|usd"
-    r"|cents|now|or|after|before|post|pre|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b"
+    r"|cents|now|or|after|before|post|pre|all[\s-]+in|out\s+the\s+door)\b"
+    r"|(?:shipped|delivered)\b(?!\s+(?:[a-z]+\s+)?(?:orders?|items?|packages?|parcels?|boxes"
+    r"|products?|purchases?|ones)\b)"  # "$22 delivered", not "Two delivered orders"
     r"|w/)",
     re.IGNORECASE,
 )
@@ -2646,9 +2793,17 @@ def _opens_aside(text: str, begin: int, start: int) -> bool:
     return start - begin <= 24 and _ASIDE_WORD.fullmatch(text, begin, start) is not None
 
 
+#: Another stage of an order or a message, said of it in the passive: "it was delivered a few
+#: days later" tells the delivery's time, not a second one of the asked event's.
+_OTHER_STAGE = (
+    r"(?:delivered|shipped|dispatched|returned|refunded|received|placed|ordered|sent|filed"
+    r"|submitted|paid|published|posted)"
+)
 _REPORTED = re.compile(
-    r"\b(?:was|were|used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
-    r"|stated|after|shipped|delivered|all[\s-]+in|out\s+the\s+door)\b",
+    rf"\b(?:was|were)\b(?!\s+{_OTHER_STAGE}\b)"
+    r"|\b(?:used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
+    r"|stated|after|all[\s-]+in|out\s+the\s+door)\b"
+    r"|(?<!\bwas\s)(?<!\bwere\s)(?<!\bbeen\s)(?<!\bgot\s)\b(?:shipped|delivered)\b",
     re.IGNORECASE,
 )
 _SOURCES = re.compile(rf"\b(?:{_SOURCE})\b", re.IGNORECASE)
@@ -2724,6 +2879,10 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     return ""
 
 
+#: What says a value is the thing's own, right before it: "(it was a day later on the receipt)".
+_IT_WAS = re.compile(r"\b(?:it|that|this|which|they)\s*(?:was|were|is|are|'s|'re)\s+$", re.I)
+
+
 def _offered(
     text: str, match: re.Match[str], kind: str, value: Any, stop: int, begin: int = 0
 ) -> bool:
@@ -2745,7 +2904,7 @@ def _offered(
         and (
             (
                 _REPORTED_FOLLOW.match(text, match.end(), stop)
-                and _opens_aside(text, begin, match.start())
+                and (_opens_aside(text, begin, match.start()) or _IT_WAS.search(before))
             )
             or _source_label(text, begin, match)
         )

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .answers import grade
+from .answers import Fact, grade
 from .changes import RowChange
 from .claims import says_infeasible
 from .errors import SamplingError, UnknownTaskError
@@ -471,12 +471,18 @@ class TaskTemplate:
         candidates: Iterable[str] = (),
         whole: bool = False,
         most: bool = False,
+        least: bool = False,
+        facts: Iterable[Fact] = (),
+        mentions: Iterable[str] = (),
     ) -> None:
         """Expect a message whose one value of ``answer_type`` is ``expected`` (see
         :func:`webenv.answers.grade`: ``year`` for dates written without one, ``candidates``
         that count as a second answer for names and ids, ``whole`` for a total that a part
         left out of it, "plus tax", makes another amount, ``most`` for a cap that "up to $X"
-        states)."""
+        states, ``least`` for a minimum that "at least $X" states, ``facts`` the answer may
+        cite as its reasons, each with the words naming it: the limit it applied, the price it
+        subtracted, and ``mentions``, names it may write that hold no value, the title of the
+        article asked about)."""
         if answer is None or answer.kind != "message":
             checks.expect("answered", False, "the episode ended without an answer")
             return
@@ -488,6 +494,9 @@ class TaskTemplate:
             candidates=candidates,
             whole=whole,
             most=most,
+            least=least,
+            facts=facts,
+            mentions=mentions,
         )
         checks.expect("answer", result.passed, f"{answer.text[:200]!r}: {result.reason}")
 

@@ -22,6 +22,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import CANCELLED, FOLLOWING
 from ._calendar import (
     SITE,
     awaited_meetings,
@@ -177,7 +178,12 @@ class NextOneOnOne(TaskTemplate):
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
         year = date.fromisoformat(params["date"]).year
-        self.check_answer(checks, answer, date.fromisoformat(params["date"]), year=year)
+        # A week cancelled, or the meeting after, named as such, is the answer's reason.
+        facts = [(date.fromisoformat(day), CANCELLED) for day in params["skipped"]]
+        facts.append((date.fromisoformat(params["after"]), FOLLOWING))
+        self.check_answer(
+            checks, answer, date.fromisoformat(params["date"]), year=year, facts=facts
+        )
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

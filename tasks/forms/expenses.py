@@ -25,6 +25,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import LARGEST_ITEM, OTHER_REPORT
 from ._forms import (
     PERSONA_ID,
     SITE,
@@ -352,7 +353,13 @@ class PastExpenseTotal(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["total_cents"], whole=True)
+        # The report's largest line, or the other report's total, named as such, is no second
+        # answer.
+        facts = [
+            (params["largest_cents"], LARGEST_ITEM),
+            (params["other_total_cents"], OTHER_REPORT),
+        ]
+        self.check_answer(checks, answer, params["total_cents"], whole=True, facts=facts)
         expect_no_submission(checks, world)
         return checks.result()
 

@@ -27,6 +27,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import LIMIT, PREVIOUS
 from ._help import SITE, current_articles, expect_no_new_ticket, last_updated, open_article
 from ._help import revisions as article_revisions
 
@@ -62,6 +63,7 @@ class ArticleUpdated(TaskTemplate):
             "date": updated,
             # A wrong date a reader could give: the revision before the current one, if any.
             "older_date": before or (date.fromisoformat(updated) - timedelta(days=1)).isoformat(),
+            "previous": before,
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -78,7 +80,17 @@ class ArticleUpdated(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, date.fromisoformat(params["date"]))
+        # An "or" in the article's title ("… declined or has expired") offers no other date;
+        # the revision before, named as such, is no second one.
+        previous = params.get("previous")
+        facts = [(date.fromisoformat(previous), PREVIOUS)] if previous else []
+        self.check_answer(
+            checks,
+            answer,
+            date.fromisoformat(params["date"]),
+            mentions=[params["title"]],
+            facts=facts,
+        )
         expect_no_new_ticket(checks, world)
         return checks.result()
 
@@ -139,6 +151,7 @@ class ExpenseClaimable(TaskTemplate):
             raise SamplingError(f"no amounts that the new limit caps in {MAX_DRAWS} draws")
         return {
             "category": category,
+            "limit": limit,
             "amounts": amounts,
             "claimable": claimable,
             "old_claimable": with_old,
@@ -166,8 +179,10 @@ class ExpenseClaimable(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        # The most that can be claimed: "up to $X" states it.
-        self.check_answer(checks, answer, params["claimable"], most=True)
+        # The most that can be claimed: "up to $X" states it; the limit applied, named as one,
+        # is the answer's reason, not a second amount.
+        facts = [(params["limit"], LIMIT)]
+        self.check_answer(checks, answer, params["claimable"], most=True, facts=facts)
         expect_no_new_ticket(checks, world)
         return checks.result()
 

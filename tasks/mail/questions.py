@@ -28,6 +28,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import SUBTOTAL
 from ._mail import (
     PEOPLE,
     READING,
@@ -285,7 +286,8 @@ class ReceiptTotal(TaskTemplate):
         return [params["vendor"], params["order"]]
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
-        return _answered(self, world, answer, params["total"], whole=True)
+        facts = [(params["subtotal"], SUBTOTAL)]  # "(subtotal $398.00 plus $28.85 tax)"
+        return _answered(self, world, answer, params["total"], whole=True, facts=facts)
 
     def near_misses(self) -> dict[str, NearMiss]:
         return {

@@ -21,6 +21,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import NEXT_CHEAPEST
 from ._shop import money, new_orders
 
 
@@ -72,7 +73,10 @@ class CheapestByBrand(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["price_cents"])
+        # The next cheapest, named as such, is no second answer.
+        others = params["other_prices_cents"]
+        facts = [(min(others), NEXT_CHEAPEST)] if others else []
+        self.check_answer(checks, answer, params["price_cents"], facts=facts)
         orders = new_orders(world)
         checks.expect("no order placed", not orders, f"{len(orders)} new orders")
         return checks.result()

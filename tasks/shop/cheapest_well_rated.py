@@ -23,6 +23,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import CHEAPEST_OVERALL
 from ._listing import department_products, departments, filter_department, listed
 from ._shop import expect_unchanged, money, say
 
@@ -74,7 +75,10 @@ class CheapestWellRated(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["price"])
+        # The cheapest of all, named as rated below the bar, is no second answer.
+        self.check_answer(
+            checks, answer, params["price"], facts=[(params["cheapest"], CHEAPEST_OVERALL)]
+        )
         expect_unchanged(checks, world, "orders")
         return checks.result()
 

@@ -21,6 +21,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import SUBTOTAL
 from ._shop import definition, expect_unchanged, money, open_order, persona_orders, say
 
 
@@ -55,7 +56,8 @@ class OrderTotal(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["total_cents"], whole=True)
+        facts = [(params["subtotal_cents"], SUBTOTAL)]  # "($38.25 for the items, …)"
+        self.check_answer(checks, answer, params["total_cents"], whole=True, facts=facts)
         expect_unchanged(checks, world, "orders")
         return checks.result()
 

@@ -27,6 +27,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
+from .._facts import PRICE, THRESHOLD
 from ..help._help import open_article, open_help
 from ..shop._shop import open_product
 from ._flows import go, money, rows
@@ -60,10 +61,15 @@ class HelpFreeShippingGap(TaskTemplate):
             " ORDER BY id",
             (500, threshold - 500),
         )
-        product = rng.choice([p for p in products if threshold - p["price_cents"] != fee])
+        # (nor a gap equal to the price: the price is a reason an answer cites)
+        product = rng.choice(
+            [p for p in products if threshold - p["price_cents"] not in (fee, p["price_cents"])]
+        )
         price = product["price_cents"]
         return {
             "product": product["name"],
+            "threshold": threshold,
+            "price": price,
             "gap": threshold - price,
             "old_gap": SUPERSEDED["free_shipping_min_cents"][1] - price,
             "fee": fee,
@@ -87,7 +93,13 @@ class HelpFreeShippingGap(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["gap"])
+        # The threshold and the price, named as such, are the answer's reasons.
+        facts = [
+            (params["threshold"], THRESHOLD),
+            (params["price"], (*PRICE, params["product"])),
+        ]
+        # What more to spend is a least: "at least $X more" and "$X or more" state it.
+        self.check_answer(checks, answer, params["gap"], least=True, facts=facts)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

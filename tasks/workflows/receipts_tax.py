@@ -96,6 +96,8 @@ class ReceiptsTax(TaskTemplate):
             "label": label,
             "tax_cents": tax,
             "wrong_sum_cents": next(cents for cents in wrong if cents != tax),
+            # each counted order's own amount, which an answer may name as it adds them up
+            "parts": [[o["number"], o[key]] for o in counted],
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -125,7 +127,9 @@ class ReceiptsTax(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, params["tax_cents"])
+        # Each order's own amount, named by its number, is an addend, not a second answer.
+        facts = [(cents, (number, "tax", "subtotal")) for number, cents in params["parts"]]
+        self.check_answer(checks, answer, params["tax_cents"], facts=facts)
         expect_no_orders(checks, world)
         sent = sent_messages(world)
         checks.expect("no e-mail sent", not sent, f"{len(sent)} e-mails sent")

@@ -80,6 +80,69 @@ ANSWERS = [
         False,
     ),
     ("mail.colleagues_on_topic", lambda p: f"It's {', '.join([*p['names'], p['decoy']])}.", False),
+    # The facts an answer cites as its reasons, each named as what it is: no second amount.
+    (
+        "help.expense_claimable",
+        lambda p: f"Each item is capped at {money(p['limit'])}, so {money(p['claimable'])}.",
+        True,
+    ),
+    (
+        "help.expense_claimable",
+        lambda p: f"With the {money(p['limit'])} cap, you can claim {money(p['claimable'])}.",
+        True,
+    ),
+    (
+        "help.expense_claimable",
+        lambda p: (
+            f"- Limit: {money(p['limit'])}\n"
+            f"- Claimable: {', '.join(money(min(a, p['limit'])) for a in p['amounts'])}\n"
+            f"- **Total: {money(p['claimable'])}**"
+        ),
+        True,
+    ),
+    # ... named bare, or beside an "or", it is one
+    ("help.expense_claimable", lambda p: f"{money(p['limit'])}, {money(p['claimable'])}", False),
+    (
+        "help.expense_claimable",
+        lambda p: f"The limit is {money(p['limit'])}, or {money(p['claimable'])} in all.",
+        False,
+    ),
+    (
+        "workflows.help_free_shipping_gap",
+        lambda p: (
+            f'Free shipping starts at {money(p["threshold"])} and the "{p["product"]}" costs '
+            f"{money(p['price'])}, so you'd need {money(p['gap'])} more."
+        ),
+        True,
+    ),
+    (
+        "workflows.help_free_shipping_gap",
+        lambda p: (
+            f"- Item price: {money(p['price'])}\n- Free-shipping minimum: "
+            f"{money(p['threshold'])}\n- **Still needed: {money(p['gap'])}**"
+        ),
+        True,
+    ),
+    (
+        "workflows.help_free_shipping_gap",
+        lambda p: f"{money(p['threshold'])}, {money(p['price'])}, {money(p['gap'])}",
+        False,
+    ),
+    (
+        "workflows.help_free_shipping_gap",
+        lambda p: f"Free shipping starts at {money(p['threshold'])}; maybe {money(p['gap'])}.",
+        False,
+    ),
+    (
+        "workflows.receipts_tax",
+        lambda p: f"Two delivered orders carry the label. Total tax: {money(p['tax_cents'])}.",
+        True,
+    ),
+    (
+        "shop.order_date",
+        lambda p: f"You ordered it on {p['date']}, and it was delivered a few days later.",
+        True,
+    ),
 ]
 
 
