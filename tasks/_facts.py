@@ -13,8 +13,9 @@ THRESHOLD = (
     "free shipping", "free-shipping", "ship free", "ships free", "shipping is free", "minimum",
     "threshold", "orders of", "orders over", "qualify", "qualifies",
 )  # fmt: skip
-#: A product's price (with its name, which a template adds): "it costs $19.00".
-PRICE = ("price", "priced", "costs", "cost", "sells for", "retails for")
+#: A product's price (with its name, which a template adds): "it costs $19.00", "the item is
+#: $19.00", "at $19.00 you need $26.00 more".
+PRICE = ("price", "priced", "costs", "cost", "sells for", "retails for", "item", "at")
 #: The revision of an article before the current one.
 PREVIOUS = (
     "previous revision", "previous version", "revision before", "version before", "before that",

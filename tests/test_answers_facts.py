@@ -34,8 +34,10 @@ SHIPPING_ROWS = [
         True,
     ),
     ("Orders of $45.00 or more ship free; it costs $19.00, so you need $26.00 more.", True),
-    ("The $45.00 minimum minus the $19.00 price: $26.00.", True),
+    ("The $45.00 minimum minus the $19.00 price leaves $26.00.", True),
+    ("The answer: $19.00 and the free shipping: $26.00", False),  # the words name what follows
     ("You'd need $26.00 more (the threshold is $45.00).", True),
+    ("$26.00 more to reach the $45.00 minimum (item price $19.00).", True),
     ("$26.00", True),
     # named bare: a list of candidates
     ("$45.00, $19.00, $26.00", False),
@@ -72,6 +74,7 @@ CAPPED_ROWS = [
         True,
     ),
     ("With the $325.00 cap, the total you can claim is $1,191.20.", True),
+    ("With a $325.00 maximum per item, you can claim $1,191.20.", True),
     ("$325.00 or $1,191.20", False),
     ("$1,191.20, capped at $325.00 or so", False),
     ("Probably $1,191.20 (the cap is $325.00).", False),
@@ -235,3 +238,101 @@ def test_a_least_asked_for_is_stated_by_at_least(text, ok):
 )
 def test_a_difference_worked_after_the_answers_word_is_its_reason(text, ok):
     assert grade("money", text, 2801).passed is ok
+
+
+OTHER_REPORT = [(56340, ("other report",)), (49702, ("largest item",))]
+NEXT = [(2399, ("next cheapest",))]
+WEEKS = [(date(2026, 9, 17), ("cancelled",)), (date(2026, 9, 24), ("the one after", "week after"))]
+SUBTOTAL = [(13100, ("subtotal", "pre-tax", "before tax", "items"))]
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected", "facts", "text", "ok"),
+    [
+        # a label after one value that names the next one names no fact of the first
+        ("money", 63123, OTHER_REPORT, "It came to $631.23 and the other report to $563.40.", True),
+        (
+            "money",
+            63123,
+            OTHER_REPORT,
+            "It came to $563.40 and the other report to $631.23.",
+            False,
+        ),
+        ("money", 63123, OTHER_REPORT, "Total: $563.40 (the other report is $631.23)", False),
+        ("money", 2299, NEXT, "It is $23.99 and the next cheapest is $22.99.", False),
+        # a condition, a backup, an old value: the fact stays a candidate
+        (
+            "money",
+            2299,
+            NEXT,
+            "$22.99. If that one is sold out, the next cheapest is $23.99.",
+            False,
+        ),
+        (
+            "money",
+            2299,
+            NEXT,
+            "Best answer $22.99; backup answer is the next cheapest, $23.99.",
+            False,
+        ),
+        (
+            "money",
+            14050,
+            SUBTOTAL,
+            "The total is $140.50. In case you need the pre-tax figure: $131.00.",
+            False,
+        ),
+        (
+            "date",
+            date(2026, 9, 24),
+            WEEKS,
+            "Your next 1:1 is September 17, 2026 if it isn't cancelled, and the one after is"
+            " September 24, 2026.",
+            False,
+        ),
+        (
+            "date",
+            date(2026, 9, 17),
+            WEEKS,
+            "September 17, 2026 (check whether it's cancelled); the week after is September 24,"
+            " 2026.",
+            False,
+        ),
+        # a fact equal to the answer is the answer
+        ("money", 13100, SUBTOTAL, "Your order of 3 items came to $131.00.", True),
+        # a fact's words after it are set aside with it
+        ("money", 14050, SUBTOTAL, "The total is $140.50; $131.00 before tax.", True),
+        ("money", 14050, SUBTOTAL, "$140.50 ($131.00 per the receipt)", False),
+        ("money", 14050, (), "$131.00, $9.50. If you want the total: $140.50", False),
+    ],
+)
+def test_a_fact_stays_a_candidate_where_a_hedge_would_hide_behind_it(
+    kind, expected, facts, text, ok
+):
+    result = grade(kind, text, expected, facts=facts)
+    assert result.passed is ok, result.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("You ordered it on February 10, 2026 (it was placed a day later).", False),
+        ("February 10, 2026 (it was placed on the 2nd)", False),
+        ("February 10, 2026, and it was delivered two days later.", True),
+    ],
+)
+def test_the_asked_stage_said_again_is_a_second_date(text, ok):
+    assert grade("date", text, date(2026, 2, 10)).passed is ok
+
+
+def test_a_facts_words_after_it_are_set_aside_and_nothing_past_them():
+    text = (
+        "I checked the help centre's article. With the $325.00 cap, the total you can claim is"
+        " $1,191.20. Let me know if you'd like help filing it."
+    )
+    assert grade("money", text, 119120, facts=CAPPED).passed
+    text = (
+        "Heads up: the 1:1 on September 17, 2026 is cancelled. The next one that's actually"
+        " happening is **September 24, 2026**."
+    )
+    assert grade("date", text, date(2026, 9, 24), facts=DATE_FACTS).passed

@@ -23,7 +23,9 @@ qualifies the answer or offers another ("$41.37, arguably"), not "It was arguabl
 :func:`grade` never raises, whatever the text (impossible dates, huge numbers, control
 characters, empty): it returns a :class:`Grade` that says why the answer passed or failed.
 What it reads never depends on the value expected (:func:`_set_aside` sets numbers aside by
-their form alone), so no message passes for two different right answers.
+their form alone), so no message passes for two different right answers; the one exception is
+a task's ``facts`` (values an answer may cite as its reasons, :func:`_without_facts`), of
+which one equal to the expected value is read as the answer.
 
 Kinds and how each is read:
 
@@ -566,7 +568,8 @@ def _without_other_kinds(text: str) -> str:
 #: An amount for each of something, a rate: "$325.00 per night", "$90/meal", "$12 each" (not
 #: "a day ago", "each time").
 _RATE = re.compile(
-    r"\s*(?:(?:per|/)\s*(?:[A-Za-z]+\s+)?(?:night|meal|day|person|guest|item|unit|hour|hr|week|month|year|receipt"
+    r"\s*(?:(?:per|/)\s*(?:(?!(?:the|a|an|my|your|this|that|our|their|its)\b)[A-Za-z]+\s+)?"
+    r"(?:night|meal|day|person|guest|item|unit|hour|hr|week|month|year|receipt"
     r"|ticket|seat|mile|km|lb|kg|piece|pack|box)\b"
     r"|an?\s+(?:night|meal|day|person|guest|item|unit|hour|week|month|year|piece)\b"
     r"(?!\s+(?:ago|earlier|later|before|after|back|prior|since|from)\b)"
@@ -1311,11 +1314,13 @@ def grade(
         text = _ONE_ON_ONE.sub(lambda m: "meeting".ljust(len(m[0])), text)
     if kind == "date":
         text = _without_asides(text, year)
+    # (facts first: "the minimum is $60.00" names the threshold before "minimum" states a least)
+    text = _without_facts(kind, text, facts, year, expected)
     if most and kind in ("money", "number"):
         text = _blank(text, _STATES_A_MOST)
     if least and kind in ("money", "number"):
         text = _blank(text, _STATES_A_LEAST)
-    text = _without_facts(kind, _set_aside(kind, text), facts, year)
+    text = _set_aside(kind, text)
     result = _grade(kind, text, expected, year, others)
     if not result.passed and kind in _READ_SAID:
         # "$31.42, not $35.00": a value ruled out is no second candidate.
@@ -1562,8 +1567,10 @@ _MONEY_WHOLE_FIRST = re.compile(
 #: $866.20**"): the list is its addends where it sums to it.
 _LISTED_FIRST = re.compile(
     rf"(?<![0-9.,$])(?P<run>{_DOLLARS}(?:\s*(?:,\s*(?:and\s+)?|;|&|\band\b)\s*{_DOLLARS}){{1,12}})"
-    r"(?![0-9])(?P<gap>[^0-9$]{0,40}?\b(?:total(?:ling|s)?|altogether|in all|all told|sum)\b"
-    r"[^0-9$]{0,12}?)(?P<total>" + _DOLLARS + r")(?![0-9])",
+    r"(?![0-9])(?P<gap>[^0-9$.!?\n]{0,40}?"
+    r"(?:(?:[.!?]\s+|\s*\n\s*)(?:[-*\u2022]\s+)?(?:\*\*|__)?)?"  # a break right before "Total"
+    r"\b(?:total(?:ling|s)?|altogether|in all|all told|sum)\b"
+    r"[^0-9$.!?\n]{0,12}?)(?P<total>" + _DOLLARS + r")(?![0-9])",
     re.IGNORECASE,
 )
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
@@ -1576,6 +1583,12 @@ _BREAKDOWN = re.compile(
 #: the value it breaks down.
 _MAX_BREAKDOWNS = 16
 _BREAKDOWN_LEAD = 120
+#: What makes a part named in its sentence another answer all the same: a condition or doubt
+#: ("Depending on the subtotal $23.99, $31.42", "If that's not it, the subtotal is $23.99").
+_PART_OFFERED = re.compile(
+    r"\b(?:if|unless|depending|in case|whether|otherwise|backup|alternatively|instead)\b",
+    re.IGNORECASE,
+)
 #: What offers the part after it as another answer: "(or $3.12 tax)".
 _OFFERED_BEFORE = re.compile(r"(?:\bor|\beither|/)(?:\W+\w+){0,3}\W*$", re.IGNORECASE)
 
@@ -1625,11 +1638,20 @@ def _set_aside(kind: str, text: str) -> str:
         parts, wholes = _money(part).values, _money(whole).values
         return len(parts) == len(wholes) == 1 and wholes[0] > parts[0] > 0
 
+    def offered(match: re.Match[str]) -> bool:  # "Depending on the orders of $60.00, $28.01"
+        return bool(
+            _PART_OFFERED.search(match.string, *_sentence_around(match.string, match.start()))
+        )
+
     def whole(match: re.Match[str]) -> str:  # "$1,104.83 of the $1,338.20 you spent"
-        return match[1] + " " * len(match[2]) if larger(match[1], match[2]) else match[0]
+        if offered(match) or not larger(match[1], match[2]):
+            return match[0]
+        return match[1] + " " * len(match[2])
 
     def whole_first(match: re.Match[str]) -> str:  # "Of the $1,338.20 you spent, $1,104.83"
-        return " " * len(match[1]) + match[2] if larger(match[2], match[1]) else match[0]
+        if offered(match) or not larger(match[2], match[1]):
+            return match[0]
+        return " " * len(match[1]) + match[2]
 
     def worked_after(match: re.Match[str]) -> str:
         total = _decimal(match[1].replace("$", "").replace(" ", ""))
@@ -1658,7 +1680,12 @@ def _set_aside(kind: str, text: str) -> str:
         before = read(_blank(lead, aside)).values
         if len(inside) > 1 and min(inside) > 0 and before and sum(inside) == before[-1]:
             text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
-    parts = [m for m in aside.finditer(text) if not _OFFERED_BEFORE.search(text[: m.start()])]
+    parts = [
+        m
+        for m in aside.finditer(text)
+        if not _OFFERED_BEFORE.search(text[: m.start()])
+        and not _PART_OFFERED.search(text, *_sentence_around(text, m.start()))
+    ]
     blanked = text
     for match in parts:
         blanked = blanked[: match.start()] + " " * len(match[0]) + blanked[match.end() :]
@@ -1718,6 +1745,16 @@ _LABEL_AFTER = 3
 #: What a cited fact's clause ends at: a sentence's end, a line, a semicolon (not a bracket:
 #: "the cheapest item ($53.49) is rated only 2.0").
 _FACT_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;\n]")
+#: What keeps a fact in its sentence a candidate: an offer, a guess, doubt, a condition, an old
+#: or another moment's value ("If that one is sold out, the next cheapest is $23.99", "with the
+#: old minimum it would be $55.00 more", "Backup answer: …", "if you meant the limit, $325.00").
+_FACT_VETO = re.compile(
+    rf"{_OFFER.pattern}|{_GUESS.pattern}|{_UNSURE.pattern}"
+    r"|\b(?:if|unless|otherwise|depending|assuming|provided|except|in case|whether|backup"
+    r"|fallback|alternatives?|alternatively|instead|old|older|outdated|superseded|used to|would"
+    r"|could|might|meant|mean|either|second choice|also possible|counts?)\b",
+    re.IGNORECASE,
+)
 #: What a fact's own bound says after it, and is set aside with it: "$45.00 or more".
 _FACT_BOUND = re.compile(r"\s*(?:or (?:more|over|above|higher)|and (?:up|over|above)|\+)", re.I)
 
@@ -1755,17 +1792,24 @@ _FACT_READERS: dict[str, Callable[[str, int | None], _Found]] = {
 }
 
 
-def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None) -> str:
+def _without_facts(
+    kind: str, text: str, facts: Iterable[Fact], year: int | None, expected: Any
+) -> str:
     """``text`` with the facts it cites as its reasons blanked: a value equal to one of
     ``facts``, named by one of its words in its clause (at most :data:`_LABEL_BEFORE` words
-    before it, or :data:`_LABEL_AFTER` after: "the limit is $325.00", "With the $325.00 cap",
-    "free shipping starts at $45.00"), in a sentence that offers nothing and doubts nothing.
-    A fact named without its words, or beside an "or", stays a second value. What is read
-    depends on the task's facts, never on its expected value."""
+    before it with no other value between, or :data:`_LABEL_AFTER` words after it with no
+    other value after the words: "the limit is $325.00", "With the $325.00 cap", "free
+    shipping starts at $45.00"), in a sentence that offers, conditions and doubts nothing
+    (:data:`_FACT_VETO`). A fact named without its words, or beside an "or" or an "if", stays
+    a second value; one equal to the ``expected`` value is the answer, and is read as one
+    (an order whose subtotal is its total)."""
     facts = tuple(facts)
     if not facts or kind not in _FACT_READERS:
         return text
     cited = _fact_values(kind, facts, year)
+    cited.pop(_canonical(kind, expected, year), None)
+    if not cited:
+        return text
     read = _FACT_READERS[kind]
     ends = [m.end() for m in _FACT_CLAUSE_END.finditer(text)]
     spans: list[tuple[int, int]] = []
@@ -1782,7 +1826,7 @@ def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None
             stop = ends[i] if i < len(ends) else len(text)
             sentence_begin, sentence_end = _sentence_around(text, match.start())
             sentence = _skeleton(text[sentence_begin:sentence_end])
-            if _OFFER.search(sentence) or _UNSURE.search(sentence):
+            if _FACT_VETO.search(sentence):
                 continue
             lead = text[begin : match.start()]
             named_before = any(
@@ -1795,16 +1839,61 @@ def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None
             after = text[end:stop]
             closed = re.match(r"\s*[)\]]", after)  # "($53.49) is rated only 2.0"
             after = after[closed.end() :] if closed else after
-            named_after = any(
-                len(after[: found.start()].split()) <= _LABEL_AFTER
-                and not _MARK_BETWEEN.search(after[: found.start()])
-                for found in label.finditer(after)
+            named_after = next(
+                (
+                    found
+                    for found in label.finditer(after)
+                    if len(after[: found.start()].split()) <= _LABEL_AFTER
+                    # (a bracket opening on the words is no mark between: "$1.44 (NM-…)")
+                    and not _MARK_BETWEEN.search(re.sub(r"[(\[]\s*$", "", after[: found.start()]))
+                    and (
+                        # right after its value, its own ("the $19.00 price leaves $26.00"),
+                        # unless a colon gives it to the next ("$23.99 subtotal: $31.42")
+                        (
+                            not after[: found.start()].strip("([ ")
+                            and after[found.end() :][:1] != ":"
+                        )
+                        or not _claims_next(after, found.end(), kind)
+                    )
+                ),
+                None,
             )
-            if named_before or named_after:
+            if named_before:
                 spans.append((match.start(), end))
+            elif named_after is not None:  # its words too: "$23.99 before tax" qualifies nothing
+                spans.append((match.start(), stop - len(after) + named_after.end()))
     for begin, end in spans:
         text = text[:begin] + " " * (end - begin) + text[end:]
     return text
+
+
+def _claims_next(clause: str, at: int, kind: str) -> bool:
+    """Whether words ending at ``at`` in ``clause`` name the next value of ``kind`` after
+    them rather than one before ("$563.40 and the other report to $631.23"): it follows
+    within :data:`_LABEL_BEFORE` words, with no mark or operator between ("the $325.00 cap,
+    the total is $1,191.20" and "the $45.00 minimum minus the $19.00 price" name theirs)."""
+    nexts = [m.start() for p in _VALUE_PATTERNS[kind] if (m := p.search(clause, at))]
+    if not nexts:
+        return False
+    between = clause[at : min(nexts)]
+    return len(between.split()) <= _LABEL_BEFORE and not re.search(
+        r"[,;()\[\]+−–]|\b(?:minus|plus|less|from)\b", between
+    )
+
+
+def _canonical(kind: str, expected: Any, year: int | None) -> Any:
+    """The ``expected`` value of ``kind`` as :func:`_without_facts` compares it (None when
+    it cannot be read: :func:`_grade` says why)."""
+    try:
+        if kind == "money":
+            return expected if isinstance(expected, int) else _expected_one(kind, _money(expected))
+        if kind == "date":
+            return expected if isinstance(expected, date) else date.fromisoformat(str(expected))
+        if kind == "time":
+            return expected if isinstance(expected, time) else _expected_one(kind, _times(expected))
+    except (AnswerError, ValueError, TypeError):
+        return None
+    return None
 
 
 def _sentence_around(text: str, at: int) -> tuple[int, int]:
@@ -2795,10 +2884,7 @@ def _opens_aside(text: str, begin: int, start: int) -> bool:
 
 #: Another stage of an order or a message, said of it in the passive: "it was delivered a few
 #: days later" tells the delivery's time, not a second one of the asked event's.
-_OTHER_STAGE = (
-    r"(?:delivered|shipped|dispatched|returned|refunded|received|placed|ordered|sent|filed"
-    r"|submitted|paid|published|posted)"
-)
+_OTHER_STAGE = r"(?:delivered|shipped|dispatched|returned|refunded)"
 _REPORTED = re.compile(
     rf"\b(?:was|were)\b(?!\s+{_OTHER_STAGE}\b)"
     r"|\b(?:used to be|says?|said|shows?|showed|shown|reads?|lists?|listed|states?"
