@@ -336,3 +336,20 @@ def test_a_facts_words_after_it_are_set_aside_and_nothing_past_them():
         " happening is **September 24, 2026**."
     )
     assert grade("date", text, date(2026, 9, 24), facts=DATE_FACTS).passed
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("September 1, 2026, the 11th", False),
+        ("September 1, 2026 (the 11th)", False),
+        ("September 1, 2026. The 11th.", False),
+        ("September 1, 2026 (the 1st)", True),
+        ("Tuesday, September 1, 2026 - the 1st of the month", True),
+        ("September 1, 2026; your 2nd order", True),
+        ("September 1, 2026, the 3rd reminder I set", True),
+        ("September 1, 2026 (placed on the 28th)", True),  # set aside as another event's
+    ],
+)
+def test_a_bare_day_beside_a_date_offers_another(text, ok):
+    assert grade("date", text, date(2026, 9, 1)).passed is ok

@@ -2902,6 +2902,14 @@ _REPORTED_FOLLOW = re.compile(
 )
 
 
+#: A day of the month alone, an ordinal with no thing after it: "(the 11th)", "The 11th.",
+#: "the 11th of the month" (not "your 2nd order", "the 3rd reminder").
+_BARE_DAY = re.compile(
+    r"\bthe\s+([0-9]{1,2})(?:st|nd|rd|th)\b(?=\s*(?:[.,;:!?)\]*_-]|$|of the month\b|or\b|and\b))",
+    re.IGNORECASE,
+)
+
+
 def _alternative_value(text: str, kind: str, value: Any) -> str:
     """What offers a second value of the answer's kind beside it under a condition or relative
     to it (empty if nothing does): "$19.23 (22 with shipping)", "5 (one more counting the
@@ -2932,6 +2940,10 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
         run = re.search(r"[0-9](?:[\s.()-]{0,3}[0-9]){6,}", digits)
         if run:
             return f"{run[0].strip()!r} offers another number"
+    if kind == "date" and isinstance(value, date):
+        for day in _BARE_DAY.finditer(text):  # "September 1, 2026 (the 11th)"
+            if int(day[1]) != value.day:
+                return f"{day[0].strip()!r} offers another day"
     if kind == "number":
         for sentence in _sentences(text):
             if sentence.rstrip().endswith("?"):
