@@ -1292,8 +1292,9 @@ def grade(
         facts: for money, dates and times, the values the answer may cite as its reasons,
             each with the words that name it: ``[(4500, ("free shipping", "minimum")), (1900,
             ("price", "costs"))]`` lets "Free shipping starts at $45.00 and it costs $19.00, so
-            you'd need $26.00 more" give $26.00. Named so, in a sentence with no "or" and no
-            doubt, a fact is no second candidate (:func:`_without_facts`); named bare, it is.
+            you'd need $26.00 more" give $26.00. Named so, in a sentence with no "or", no
+            condition and no doubt, a fact is no second candidate (:func:`_without_facts`);
+            named bare, it is; one equal to ``expected`` is the answer.
         mentions: names the answer may write that hold no value (the title of the article
             asked about): an "or" inside one ("My card was declined or has expired") offers
             nothing.
