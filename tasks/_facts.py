@@ -26,15 +26,7 @@ PREVIOUS = (
 CANCELLED = ("cancelled", "canceled", "called off", "skipped")
 FOLLOWING = ("following one", "the one after", "after that", "week after", "then the next")
 #: An order's amount before tax and shipping.
-SUBTOTAL = (
-    "subtotal",
-    "sub-total",
-    "for the items",
-    "items",
-    "before tax",
-    "pre-tax",
-    "merchandise",
-)
+SUBTOTAL = ("subtotal", "sub-total", "before tax", "pre-tax", "merchandise")
 #: The next cheapest item after the cheapest.
 NEXT_CHEAPEST = ("next cheapest", "second cheapest", "second-cheapest", "runner-up", "next lowest")
 #: The cheapest item of all, rated below the bar.

@@ -34,7 +34,7 @@ SHIPPING_ROWS = [
         True,
     ),
     ("Orders of $45.00 or more ship free; it costs $19.00, so you need $26.00 more.", True),
-    ("The $45.00 minimum minus the $19.00 price leaves $26.00.", True),
+    ("The $45.00 minimum minus the $19.00 price, so $26.00.", True),
     ("The answer: $19.00 and the free shipping: $26.00", False),  # the words name what follows
     ("You'd need $26.00 more (the threshold is $45.00).", True),
     ("$26.00 more to reach the $45.00 minimum (item price $19.00).", True),
@@ -243,7 +243,7 @@ def test_a_difference_worked_after_the_answers_word_is_its_reason(text, ok):
 OTHER_REPORT = [(56340, ("other report",)), (49702, ("largest item",))]
 NEXT = [(2399, ("next cheapest",))]
 WEEKS = [(date(2026, 9, 17), ("cancelled",)), (date(2026, 9, 24), ("the one after", "week after"))]
-SUBTOTAL = [(13100, ("subtotal", "pre-tax", "before tax", "items"))]
+SUBTOTAL = [(13100, ("subtotal", "pre-tax", "before tax", "merchandise"))]
 
 
 @pytest.mark.parametrize(
@@ -298,8 +298,10 @@ SUBTOTAL = [(13100, ("subtotal", "pre-tax", "before tax", "items"))]
             " 2026.",
             False,
         ),
-        # a fact equal to the answer is the answer
+        # a fact equal to the answer, not named so, is the answer; named so, it is that fact
         ("money", 13100, SUBTOTAL, "Your order of 3 items came to $131.00.", True),
+        ("money", 13100, SUBTOTAL, "$131.00 (subtotal $131.00, no tax)", True),
+        ("money", 13100, SUBTOTAL, "The subtotal is $131.00.", False),
         # a fact's words after it are set aside with it
         ("money", 14050, SUBTOTAL, "The total is $140.50; $131.00 before tax.", True),
         ("money", 14050, SUBTOTAL, "$140.50 ($131.00 per the receipt)", False),
@@ -353,3 +355,13 @@ def test_a_facts_words_after_it_are_set_aside_and_nothing_past_them():
 )
 def test_a_bare_day_beside_a_date_offers_another(text, ok):
     assert grade("date", text, date(2026, 9, 1)).passed is ok
+
+
+def test_words_given_without_a_value_name_no_answer_whatever_value_they_stand_by():
+    # "(cancelled)" says a date is no answer, in a world where it was cancelled and in one
+    # where it was not: one message cannot pass in both.
+    words = [(None, ("cancelled",)), (date(2026, 9, 24), ("then the next",))]
+    text = "September 17, 2026 (cancelled), then the next September 24, 2026."
+    assert not grade("date", text, date(2026, 9, 17), facts=words).passed
+    after = [(None, ("cancelled",)), (date(2026, 10, 1), ("then the next",))]
+    assert grade("date", text, date(2026, 9, 24), facts=after).passed

@@ -23,9 +23,8 @@ qualifies the answer or offers another ("$41.37, arguably"), not "It was arguabl
 :func:`grade` never raises, whatever the text (impossible dates, huge numbers, control
 characters, empty): it returns a :class:`Grade` that says why the answer passed or failed.
 What it reads never depends on the value expected (:func:`_set_aside` sets numbers aside by
-their form alone), so no message passes for two different right answers; the one exception is
-a task's ``facts`` (values an answer may cite as its reasons, :func:`_without_facts`), of
-which one equal to the expected value is read as the answer.
+their form alone, and a task's ``facts`` by the words that name them), so no message passes
+for two different right answers.
 
 Kinds and how each is read:
 
@@ -568,7 +567,7 @@ def _without_other_kinds(text: str) -> str:
 #: An amount for each of something, a rate: "$325.00 per night", "$90/meal", "$12 each" (not
 #: "a day ago", "each time").
 _RATE = re.compile(
-    r"\s*(?:(?:per|/)\s*(?:(?!(?:the|a|an|my|your|this|that|our|their|its)\b)[A-Za-z]+\s+)?"
+    r"\s*(?:(?:per|/)\s*(?:(?:hotel|business|room|travel|working|guest|extra|additional)\s+)?"
     r"(?:night|meal|day|person|guest|item|unit|hour|hr|week|month|year|receipt"
     r"|ticket|seat|mile|km|lb|kg|piece|pack|box)\b"
     r"|an?\s+(?:night|meal|day|person|guest|item|unit|hour|week|month|year|piece)\b"
@@ -1294,7 +1293,7 @@ def grade(
             ("price", "costs"))]`` lets "Free shipping starts at $45.00 and it costs $19.00, so
             you'd need $26.00 more" give $26.00. Named so, in a sentence with no "or", no
             condition and no doubt, a fact is no second candidate (:func:`_without_facts`);
-            named bare, it is; one equal to ``expected`` is the answer.
+            named bare, it is.
         mentions: names the answer may write that hold no value (the title of the article
             asked about): an "or" inside one ("My card was declined or has expired") offers
             nothing.
@@ -1315,13 +1314,13 @@ def grade(
         text = _ONE_ON_ONE.sub(lambda m: "meeting".ljust(len(m[0])), text)
     if kind == "date":
         text = _without_asides(text, year)
-    # (facts first: "the minimum is $60.00" names the threshold before "minimum" states a least)
-    text = _without_facts(kind, text, facts, year, expected)
+    # Worked sums set aside first (a fact may be one of their terms), then the facts (before
+    # "the minimum is" states a least, which would take the threshold's words)
+    text = _without_facts(kind, _set_aside(kind, text), facts, year)
     if most and kind in ("money", "number"):
         text = _blank(text, _STATES_A_MOST)
     if least and kind in ("money", "number"):
         text = _blank(text, _STATES_A_LEAST)
-    text = _set_aside(kind, text)
     result = _grade(kind, text, expected, year, others)
     if not result.passed and kind in _READ_SAID:
         # "$31.42, not $35.00": a value ruled out is no second candidate.
@@ -1585,7 +1584,8 @@ _BREAKDOWN = re.compile(
 _MAX_BREAKDOWNS = 16
 _BREAKDOWN_LEAD = 120
 #: What makes a part named in its sentence another answer all the same: a condition or doubt
-#: ("Depending on the subtotal $23.99, $31.42", "If that's not it, the subtotal is $23.99").
+#: before it ("Depending on the subtotal $23.99, $31.42", "If that's not it, the subtotal is
+#: $23.99"; not "(subtotal $23.99), in case you need it").
 _PART_OFFERED = re.compile(
     r"\b(?:if|unless|depending|in case|whether|otherwise|backup|alternatively|instead)\b",
     re.IGNORECASE,
@@ -1640,9 +1640,8 @@ def _set_aside(kind: str, text: str) -> str:
         return len(parts) == len(wholes) == 1 and wholes[0] > parts[0] > 0
 
     def offered(match: re.Match[str]) -> bool:  # "Depending on the orders of $60.00, $28.01"
-        return bool(
-            _PART_OFFERED.search(match.string, *_sentence_around(match.string, match.start()))
-        )
+        begin = _sentence_around(match.string, match.start())[0]
+        return bool(_PART_OFFERED.search(match.string, begin, match.start()))
 
     def whole(match: re.Match[str]) -> str:  # "$1,104.83 of the $1,338.20 you spent"
         if offered(match) or not larger(match[1], match[2]):
@@ -1685,7 +1684,7 @@ def _set_aside(kind: str, text: str) -> str:
         m
         for m in aside.finditer(text)
         if not _OFFERED_BEFORE.search(text[: m.start()])
-        and not _PART_OFFERED.search(text, *_sentence_around(text, m.start()))
+        and not _PART_OFFERED.search(text, _sentence_around(text, m.start())[0], m.start())
     ]
     blanked = text
     for match in parts:
@@ -1752,8 +1751,8 @@ _FACT_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;\n]")
 _FACT_VETO = re.compile(
     rf"{_OFFER.pattern}|{_GUESS.pattern}|{_UNSURE.pattern}"
     r"|\b(?:if|unless|otherwise|depending|assuming|provided|except|in case|whether|backup"
-    r"|fallback|alternatives?|alternatively|instead|old|older|outdated|superseded|used to|would"
-    r"|could|might|meant|mean|either|second choice|also possible|counts?)\b",
+    r"|fallback|alternatives?|alternatively|instead|old|older|outdated|superseded|used to"
+    r"|meant|mean|either|second choice|also possible|counts?|failing|pick|choose|call)\b",
     re.IGNORECASE,
 )
 #: What a fact's own bound says after it, and is set aside with it: "$45.00 or more".
@@ -1761,13 +1760,15 @@ _FACT_BOUND = re.compile(r"\s*(?:or (?:more|over|above|higher)|and (?:up|over|ab
 
 
 def _fact_values(kind: str, facts: Iterable[Fact], year: int | None) -> dict[Any, re.Pattern[str]]:
-    """Each fact's value, as the answer's kind reads it, and a pattern of the words naming it."""
+    """Each fact's value, as the answer's kind reads it, and a pattern of the words naming it
+    (under None, the words of a fact given without a value: they name no answer, whatever
+    value they stand by, as "cancelled" does)."""
     read = _FACT_READERS[kind]
     cited: dict[Any, list[str]] = {}
     for value, labels in facts:
-        if kind == "money" and isinstance(value, int):
-            found: tuple[Any, ...] = (value,)
-        elif kind == "date" and isinstance(value, date):
+        if value is None:  # words that name no answer, whatever value they name
+            found: tuple[Any, ...] = (None,)
+        elif isinstance(value, int if kind == "money" else date if kind == "date" else time):
             found = (value,)
         else:
             found = tuple(dict.fromkeys(read(str(value), year).values))
@@ -1775,6 +1776,9 @@ def _fact_values(kind: str, facts: Iterable[Fact], year: int | None) -> dict[Any
         if len(found) != 1 or not words:
             raise AnswerError(f"a fact is one {kind} value and the words naming it: {value!r}")
         cited.setdefault(found[0], []).extend(words)
+    for value in cited:
+        if value is not None:
+            cited[value] += cited.get(None, [])
     return {
         value: re.compile(
             r"(?<![\w-])(?:"
@@ -1793,24 +1797,22 @@ _FACT_READERS: dict[str, Callable[[str, int | None], _Found]] = {
 }
 
 
-def _without_facts(
-    kind: str, text: str, facts: Iterable[Fact], year: int | None, expected: Any
-) -> str:
+def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None) -> str:
     """``text`` with the facts it cites as its reasons blanked: a value equal to one of
     ``facts``, named by one of its words in its clause (at most :data:`_LABEL_BEFORE` words
     before it with no other value between, or :data:`_LABEL_AFTER` words after it with no
     other value after the words: "the limit is $325.00", "With the $325.00 cap", "free
     shipping starts at $45.00"), in a sentence that offers, conditions and doubts nothing
-    (:data:`_FACT_VETO`). A fact named without its words, or beside an "or" or an "if", stays
-    a second value; one equal to the ``expected`` value is the answer, and is read as one
-    (an order whose subtotal is its total)."""
+    (:data:`_FACT_VETO`), in a message that is not torn between values (:data:`_TORN`). A
+    fact named without its words, or beside an "or" or an "if", stays a second value. A
+    value named by a fact's words is that fact even where it is also the ``expected`` one
+    ("January 20 (cancelled), then the next one January 27" says the 20th is no answer), so
+    what is read depends on the task's facts, never on its expected value."""
     facts = tuple(facts)
     if not facts or kind not in _FACT_READERS:
         return text
     cited = _fact_values(kind, facts, year)
-    cited.pop(_canonical(kind, expected, year), None)
-    if not cited:
-        return text
+    torn = _TORN.search(_skeleton(text)) is not None
     read = _FACT_READERS[kind]
     ends = [m.end() for m in _FACT_CLAUSE_END.finditer(text)]
     spans: list[tuple[int, int]] = []
@@ -1819,7 +1821,8 @@ def _without_facts(
             values = set(read(match[0], year).values)
             if len(values) != 1:
                 continue
-            label = cited.get(values.pop())
+            value = values.pop()
+            label = cited.get(value, cited.get(None))
             if label is None:
                 continue
             i = bisect.bisect_right(ends, match.start())
@@ -1827,13 +1830,19 @@ def _without_facts(
             stop = ends[i] if i < len(ends) else len(text)
             sentence_begin, sentence_end = _sentence_around(text, match.start())
             sentence = _skeleton(text[sentence_begin:sentence_end])
-            if _FACT_VETO.search(sentence):
+            if _FACT_VETO.search(sentence) or torn:
                 continue
             lead = text[begin : match.start()]
-            named_before = any(
-                len(lead[found.end() :].split()) <= _LABEL_BEFORE
-                and not any(p.search(lead, found.end()) for p in _VALUE_PATTERNS[kind])
-                for found in label.finditer(lead)
+            named_before = next(
+                (
+                    found
+                    for found in label.finditer(lead)
+                    if len(lead[found.end() :].split()) <= _LABEL_BEFORE
+                    and not _JOINS.search(lead[found.end() :])
+                    and not any(p.search(lead, found.end()) for p in _VALUE_PATTERNS[kind])
+                    and not _follows_a_value(lead[: found.start()], kind)
+                ),
+                None,
             )
             bound = _FACT_BOUND.match(text, match.end(), stop)
             end = bound.end() if bound else match.end()
@@ -1847,25 +1856,53 @@ def _without_facts(
                     if len(after[: found.start()].split()) <= _LABEL_AFTER
                     # (a bracket opening on the words is no mark between: "$1.44 (NM-…)")
                     and not _MARK_BETWEEN.search(re.sub(r"[(\[]\s*$", "", after[: found.start()]))
-                    and (
-                        # right after its value, its own ("the $19.00 price leaves $26.00"),
-                        # unless a colon gives it to the next ("$23.99 subtotal: $31.42")
-                        (
-                            not after[: found.start()].strip("([ ")
-                            and after[found.end() :][:1] != ":"
-                        )
-                        or not _claims_next(after, found.end(), kind)
-                    )
+                    and not _JOINS.search(after[: found.start()])
+                    and not _claims_next(after, found.end(), kind)
                 ),
                 None,
             )
-            if named_before:
-                spans.append((match.start(), end))
-            elif named_after is not None:  # its words too: "$23.99 before tax" qualifies nothing
+            # the fact's words are set aside with it: left, "Subtotal" or "before tax" would
+            # qualify the answer
+            if named_before is not None:
+                spans.append((begin + named_before.start(), end))
+            elif named_after is not None:
                 spans.append((match.start(), stop - len(after) + named_after.end()))
     for begin, end in spans:
         text = text[:begin] + " " * (end - begin) + text[end:]
     return text
+
+
+#: What joins two clauses or values, so that words on one side name nothing on the other
+#: ("$531.10 and the other report, $484.25": "the other report" is not $531.10's).
+_JOINS = re.compile(r"\b(?:and|but|while|whereas|or|then|so|vs)\b|[,;&]")
+#: What says the message is torn between values, anywhere in it: a fact it names stays a
+#: candidate ("$38.99. The next cheapest is $40.99. It's one of the two.").
+_TORN = re.compile(
+    r"\b(?:one of the (?:two|three|these|those)|your call|take your pick"
+    r"|(?:can'?t|cannot|couldn'?t) (?:tell|say|be sure)|either one|plan b|failing that"
+    r"|should it be|barring|if not|in doubt"
+    r"|toss[- ]up|hard to tell|not clear which)\b",
+    re.IGNORECASE,
+)
+
+
+def _follows_a_value(before: str, kind: str) -> bool:
+    """Whether words at the end of ``before`` stand right after a value of ``kind`` (within three
+    words, with nothing joining them): then they are that value's ("$38.99 is the next
+    cheapest, $40.99 …")."""
+    last = None
+    for p in _VALUE_PATTERNS[kind]:
+        for m in p.finditer(before):
+            if last is None or m.end() > last:
+                last = m.end()
+    if last is None:
+        return False
+    gap = before[last:]
+    return (
+        len(gap.split()) <= 3
+        and not _JOINS.search(gap)
+        and not re.search(r"[()\[\]:.!?\u2014\u2013]|\s-+\s", gap)
+    )
 
 
 def _claims_next(clause: str, at: int, kind: str) -> bool:
@@ -1880,21 +1917,6 @@ def _claims_next(clause: str, at: int, kind: str) -> bool:
     return len(between.split()) <= _LABEL_BEFORE and not re.search(
         r"[,;()\[\]+−–]|\b(?:minus|plus|less|from)\b", between
     )
-
-
-def _canonical(kind: str, expected: Any, year: int | None) -> Any:
-    """The ``expected`` value of ``kind`` as :func:`_without_facts` compares it (None when
-    it cannot be read: :func:`_grade` says why)."""
-    try:
-        if kind == "money":
-            return expected if isinstance(expected, int) else _expected_one(kind, _money(expected))
-        if kind == "date":
-            return expected if isinstance(expected, date) else date.fromisoformat(str(expected))
-        if kind == "time":
-            return expected if isinstance(expected, time) else _expected_one(kind, _times(expected))
-    except (AnswerError, ValueError, TypeError):
-        return None
-    return None
 
 
 def _sentence_around(text: str, at: int) -> tuple[int, int]:
@@ -2903,10 +2925,11 @@ _REPORTED_FOLLOW = re.compile(
 )
 
 
-#: A day of the month alone, an ordinal with no thing after it: "(the 11th)", "The 11th.",
-#: "the 11th of the month" (not "your 2nd order", "the 3rd reminder").
+#: A day of the month alone, right after a date or as a sentence of its own: "(the 11th)",
+#: "The 11th." (not "your 2nd order", "it arrived on the 14th", "not the 13th").
 _BARE_DAY = re.compile(
-    r"\bthe\s+([0-9]{1,2})(?:st|nd|rd|th)\b(?=\s*(?:[.,;:!?)\]*_-]|$|of the month\b|or\b|and\b))",
+    r"(?:(?<=[0-9])\s*[,(\u2014\u2013-]\s*|(?:^|(?<=[.!?])\s+|\n)\s*)"  # after a date, or alone
+    r"the\s+([0-9]{1,2})(?:st|nd|rd|th)\b(?=\s*(?:[.,;:!?)\]*_-]|$|of the month\b))",
     re.IGNORECASE,
 )
 
@@ -2920,6 +2943,10 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     "if" or a "with" far from any such value ("Let me know if you need anything else"), and a
     number labelled as another kind's ("order 1042", "the Visa ending 4242", "3 items", "size
     10"), offer nothing."""
+    if kind == "date" and isinstance(value, date):
+        for day in _BARE_DAY.finditer(_skeleton(text)):  # "September 1, 2026 (the 11th)"
+            if int(day[1]) != value.day:
+                return f"{day[0].strip(' ,(-')!r} offers another day"
     # The answer's own kind first, whole ("2:30pm" is a time, not 2 and an identifier).
     text = _blank(_skeleton(text), *_OWN_VALUES.get(kind, ()), _PERCENT)
     for pattern in _OTHER_KINDS.get(kind, ()):
@@ -2941,10 +2968,6 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
         run = re.search(r"[0-9](?:[\s.()-]{0,3}[0-9]){6,}", digits)
         if run:
             return f"{run[0].strip()!r} offers another number"
-    if kind == "date" and isinstance(value, date):
-        for day in _BARE_DAY.finditer(text):  # "September 1, 2026 (the 11th)"
-            if int(day[1]) != value.day:
-                return f"{day[0].strip()!r} offers another day"
     if kind == "number":
         for sentence in _sentences(text):
             if sentence.rstrip().endswith("?"):

@@ -179,7 +179,8 @@ class NextOneOnOne(TaskTemplate):
         checks = Checks()
         year = date.fromisoformat(params["date"]).year
         # A week cancelled, or the meeting after, named as such, is the answer's reason.
-        facts = [(date.fromisoformat(day), CANCELLED) for day in params["skipped"]]
+        # (a date said to be cancelled is no answer, whichever it is)
+        facts: list[tuple[date | None, tuple[str, ...]]] = [(None, CANCELLED)]
         facts.append((date.fromisoformat(params["after"]), FOLLOWING))
         self.check_answer(
             checks, answer, date.fromisoformat(params["date"]), year=year, facts=facts
