@@ -1799,10 +1799,11 @@ _FACT_READERS: dict[str, Callable[[str, int | None], _Found]] = {
 
 def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None) -> str:
     """``text`` with the facts it cites as its reasons blanked: a value equal to one of
-    ``facts``, named by one of its words in its clause (at most :data:`_LABEL_BEFORE` words
-    before it with no other value between, or :data:`_LABEL_AFTER` words after it with no
-    other value after the words: "the limit is $325.00", "With the $325.00 cap", "free
-    shipping starts at $45.00"), in a sentence that offers, conditions and doubts nothing
+    ``facts``, named by one of its words on its side of its clause (at most
+    :data:`_LABEL_BEFORE` words before it, with no other value, "and" or comma between, and
+    not right after an earlier value; or :data:`_LABEL_AFTER` words after it, where they name
+    no next value (:func:`_claims_next`): "the limit is $325.00", "With the $325.00 cap",
+    "free shipping starts at $45.00"), in a sentence that offers, conditions and doubts nothing
     (:data:`_FACT_VETO`), in a message that is not torn between values (:data:`_TORN`). A
     fact named without its words, or beside an "or" or an "if", stays a second value. A
     value named by a fact's words is that fact even where it is also the ``expected`` one
