@@ -1749,9 +1749,8 @@ _FACT_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;\n]")
 #: or another moment's value ("If that one is sold out, the next cheapest is $23.99", "with the
 #: old minimum it would be $55.00 more", "Backup answer: …", "if you meant the limit, $325.00").
 _FACT_VETO = re.compile(
-    rf"{_OFFER.pattern}|{_GUESS.pattern}|{_UNSURE.pattern}"
-    r"|\b(?:if|unless|otherwise|depending|assuming|provided|except|in case|whether|backup"
-    r"|fallback|alternatives?|alternatively|instead|old|older|outdated|superseded|used to"
+    rf"{_OFFER.pattern}|{_GUESS.pattern}|{_UNSURE.pattern}|{_PART_OFFERED.pattern}"
+    r"|\b(?:assuming|provided|except|fallback|alternatives?|old|older|outdated|superseded|used to"
     r"|meant|mean|either|second choice|also possible|counts?|failing|pick|choose|call)\b",
     re.IGNORECASE,
 )
