@@ -51,9 +51,12 @@ test: setup test-tools
 	$(PYTEST) -n $(TEST_WORKERS) -m "not suite" --durations=15
 
 ## Everything, the full matrix of templates, seeds and profiles included (two workers: its
-## saturated-CPU tests run for many minutes, and the others beside them wait less).
+## saturated-CPU tests run for many minutes, and the others beside them wait less). Each pass
+## is written to $(FULL_PROGRESS); a run stopped part-way goes on with `make test-full RESUME=1`,
+## which does not run again what passed at the same code, tests and run seed (tests/progress.py).
+FULL_PROGRESS ?= runs/test-full.progress.jsonl
 test-full: setup test-tools
-	$(PYTEST) -n 2 --durations=25
+	WEBENV_TEST_PROGRESS=$(FULL_PROGRESS) WEBENV_TEST_RESUME=$(RESUME) $(PYTEST) -n 2 --durations=25
 
 ## The tests that need no browser (seconds).
 test-unit: setup

@@ -26,17 +26,41 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from webenv.sites.common import Persona
 
 import webenv.browser
-from tests import rotation
+from tests import progress, rotation
 from webenv.browser import acquire_browser, release_browser
 from webenv.perturb.base import TIME_SCALE_VARIABLE
 from webenv.served import ServedWorld
 from webenv.tasks import Task, templates
 from webenv.world import World
 
+progress.adopt_earlier_seed()  # a resumed run collects the tests of the run it goes on with
 RUN_SEED = rotation.run_seed()  # here, before pytest-xdist starts its workers
 #: The perturbations' delays at a hundredth of their pace (tests that need the real pace set
 #: it back to 1: tests/tasks/test_kinds_everywhere.py).
 os.environ.setdefault(TIME_SCALE_VARIABLE, "0.01")
+
+
+#: Where this run writes its passes, and which it keeps (tests/progress.py); set in the
+#: process that controls the run.
+_progress: progress.Progress | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _progress
+    _progress = progress.start(config)
+    config.pluginmanager.register(progress.Deselect(), "webenv-test-progress")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if _progress is not None:
+        _progress.record(report)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # A resumed run with nothing left to run passes: every test it selects has passed.
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and _progress and _progress.kept:
+        session.exitstatus = pytest.ExitCode.OK
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -87,6 +111,8 @@ def _shares_a_fixture(item: pytest.Item) -> bool:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if _progress is not None and _progress.said:
+        terminalreporter.write_line(f"webenv test progress: {_progress.said}")
     if exitstatus not in (0, 5):
         terminalreporter.write_line(
             f"webenv test seed: {RUN_SEED}: {rotation.VARIABLE}={RUN_SEED} repeats this run"

@@ -75,9 +75,9 @@ def degenerate(value: Any) -> bool:
     return value in (None, 0, "", [], {}, "0", "$0.00")
 
 
-#: This run's half of the templates (all of them in the full matrix): their worlds on 30 seeds
-#: cost most of a second a template.
-SHARE = rotation.share(ALL, "diversity", 2)
+#: This run's quarter of the templates (all of them in the full matrix): their worlds on 30
+#: seeds cost most of a second a template.
+SHARE = rotation.share(ALL, "diversity", 4)
 
 
 @pytest.mark.parametrize(

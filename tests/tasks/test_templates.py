@@ -205,7 +205,7 @@ def test_idling_to_the_step_limit_earns_nothing(task_env, name):
 
 
 #: This run's slice of the templates for the random agent (all of them in the full matrix).
-RANDOM_SHARE = rotation.share(ALL, "random", 6)
+RANDOM_SHARE = rotation.share(ALL, "random", 12)
 
 
 @pytest.mark.parametrize(
@@ -230,11 +230,11 @@ def test_random_agent_earns_nothing(task_env, name, steps, seed):
 
 
 #: This run's slices of the templates for one of their own near-misses and for a collateral
-#: damage (every near-miss of every template in the full matrix): a sixth and a twelfth, so
-#: that the episodes a run spends on coming close do not grow with the suite. (Answering
-#: near-misses are also graded without a browser, on 30 seeds' worlds of a rotating half of
-#: the templates: tests/tasks/test_diversity.py.)
-OWN_SHARE = rotation.share(ALL, "near-miss", 6)
+#: damage (every near-miss of every template in the full matrix): a twelfth each, so that the
+#: episodes a run spends on coming close do not grow with the suite. (Answering near-misses
+#: are also graded without a browser, on 30 seeds' worlds of a rotating quarter of the
+#: templates: tests/tasks/test_diversity.py.)
+OWN_SHARE = rotation.share(ALL, "near-miss", 12)
 COLLATERAL_SHARE = rotation.share(ALL, "collateral", 12)
 
 
