@@ -7,13 +7,15 @@ holds and does not run those tests again, provided that nothing they ran has cha
 
 - webenv's own sources, its sites' and its task suite's, and the versions of the libraries
   its verdicts depend on (the fingerprint an audit of ``webenv validate`` carries);
-- every file of the tests, and the project's pytest settings;
-- Python and the Chromium the tests launch;
+- the test's own module, and every file of the tests that is no test module (conftests,
+  helpers, fixture pages) or that another file imports (``tests.test_leaks``);
+- the project's pytest settings, Python and the Chromium the tests launch;
 - the run seed (tests/rotation.py), which a resumed run takes from ``FILE``, so that it
   collects the same tests.
 
-Otherwise ``FILE`` is begun again and the run says why. Kept passes are counted in the
-summary, so that a run of nothing is never mistaken for a run of everything.
+A pass whose test module changed is run again; any other change begins ``FILE`` again, and
+the run says why. Kept passes are counted in the summary, so that a run of nothing is never
+mistaken for a run of everything.
 
 The set of kept tests is fixed before the first test runs (``FILE.kept``): pytest-xdist's
 workers, and any worker started again after one died, collect and deselect the same tests.
@@ -25,6 +27,7 @@ import hashlib
 import json
 import os
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -47,23 +50,24 @@ def _resuming() -> bool:
     return os.environ.get(RESUME_VARIABLE, "") not in ("", "0")
 
 
-def _read(path: Path) -> tuple[dict[str, object], set[str]]:
-    """The header and the passed test ids of a progress file (a torn last line is skipped)."""
+def _read(path: Path) -> tuple[dict[str, object], dict[str, str]]:
+    """The header of a progress file, and each test it says passed with the fingerprint of its
+    module then (a torn last line is skipped)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return {}, set()
     header: dict[str, object] = {}
-    passed: set[str] = set()
+    passed: dict[str, str] = {}
     for number, line in enumerate(lines):
         try:
             entry = json.loads(line)
         except ValueError:
             continue
-        if number == 0 and isinstance(entry, dict) and "fingerprint" in entry:
+        if number == 0 and isinstance(entry, dict) and "base" in entry:
             header = entry
         elif isinstance(entry, dict) and isinstance(entry.get("passed"), str):
-            passed.add(entry["passed"])
+            passed[entry["passed"]] = str(entry.get("code"))
     return header, passed
 
 
@@ -78,17 +82,30 @@ def adopt_earlier_seed() -> None:
         os.environ[rotation.VARIABLE] = str(seed)
 
 
-def fingerprint() -> str:
-    """What a kept pass depends on (see the module docstring)."""
+def _shared(files: list[Path]) -> list[Path]:
+    """The files of the tests every test may run: all but the test modules no file imports."""
+    texts = {path: path.read_bytes() for path in files if path.suffix == ".py"}
+    shared = []
+    for path in files:
+        dotted = ".".join(path.relative_to(ROOT).with_suffix("").parts).encode()
+        imported = any(dotted in text for other, text in texts.items() if other != path)
+        if not path.name.startswith("test_") or path.suffix != ".py" or imported:
+            shared.append(path)
+    return shared
+
+
+@cache
+def base() -> str:
+    """What every kept pass depends on (see the module docstring), but its own module."""
     from webenv.browser import find_chromium
     from webenv.validate.resume import _package_code
 
     digest = hashlib.sha256(_package_code())
     digest.update(f"python {sys.version}\0seed {rotation.run_seed()}\0".encode())
-    for path in [ROOT / "pyproject.toml", *sorted(TESTS.rglob("*"))]:
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
+    files = [p for p in sorted(TESTS.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
+    for path in [ROOT / "pyproject.toml", *_shared(files)]:
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
     try:
         chromium = Path(find_chromium()).resolve()
         stat = chromium.stat()
@@ -98,17 +115,33 @@ def fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+@cache
+def code_of(module: str) -> str:
+    """The fingerprint of what a test of ``module`` (a path from the project's folder) runs."""
+    digest = hashlib.sha256(base().encode())
+    try:
+        digest.update((ROOT / module).read_bytes())
+    except OSError as error:
+        digest.update(repr(error).encode())
+    return digest.hexdigest()[:16]
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
 class Progress:
     """The controlling process's side: the file begun or kept, and each pass written."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.said = ""
-        now = fingerprint()
         header, passed = _read(path)
-        if _resuming() and header.get("fingerprint") == now:
-            self.kept = passed
-            self.said = f"{len(passed)} tests passed in earlier runs of this code ({path})"
+        if _resuming() and header.get("base") == base():
+            self.kept = {test for test, code in passed.items() if code == code_of(_module(test))}
+            self.said = f"{len(self.kept)} tests passed in earlier runs of this code ({path})"
+            if len(self.kept) < len(passed):
+                self.said += f"; {len(passed) - len(self.kept)} run again, their modules changed"
         else:
             if _resuming():
                 why = "its code, tests or run seed differ" if header else "nothing to go on with"
@@ -118,7 +151,7 @@ class Progress:
             self.kept = set()
             path.parent.mkdir(parents=True, exist_ok=True)
             seed = rotation.run_seed()
-            path.write_text(json.dumps({"fingerprint": now, "seed": seed}) + "\n")
+            path.write_text(json.dumps({"base": base(), "seed": seed}) + "\n")
         kept_file(path).write_text(json.dumps(sorted(self.kept)))
         self._called: set[str] = set()
 
@@ -127,8 +160,9 @@ class Progress:
             self._called.add(report.nodeid)
         elif report.when == "teardown":
             if report.passed and report.nodeid in self._called:
+                entry = {"passed": report.nodeid, "code": code_of(_module(report.nodeid))}
                 with self.path.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps({"passed": report.nodeid}) + "\n")
+                    out.write(json.dumps(entry) + "\n")
             self._called.discard(report.nodeid)
 
 
