@@ -72,7 +72,16 @@ def registered() -> Iterator[Callable[[type[TaskTemplate]], TaskTemplate]]:
 # -- templates broken on purpose (each a shop.order_total with one flaw) ------------------------
 
 
-class CheckPassesUntouched(OrderTotal):
+class OneNearMiss(OrderTotal):
+    """shop.order_total with one of its own near-misses (and its sites' collateral ones, which
+    every registered template gets): for the broken templates audited with episodes, whose
+    flaws are not in their near-misses, since each near-miss is an episode per seed."""
+
+    def near_misses(self) -> dict[str, Any]:
+        return {"off by a cent": super().near_misses()["off by a cent"]}
+
+
+class CheckPassesUntouched(OneNearMiss):
     """Its check passes whatever the agent does."""
 
     name = "broken.check_passes_untouched"
@@ -83,7 +92,7 @@ class CheckPassesUntouched(OrderTotal):
         return checks.result()
 
 
-class OracleAnswersWrong(OrderTotal):
+class OracleAnswersWrong(OneNearMiss):
     """Its oracle answers a cent short."""
 
     name = "broken.oracle_answers_wrong"
@@ -137,7 +146,7 @@ class TakesAnyMention(OrderTotal):
         return checks.result()
 
 
-class KillsItsWorker(OrderTotal):
+class KillsItsWorker(OneNearMiss):
     """Its oracle kills the process it runs in (audit it only in a worker)."""
 
     name = "broken.kills_its_worker"
@@ -412,7 +421,8 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
     out = tmp_path / "validate.json"
     # One seed, for time: the checks over many seeds' worlds (diversity, the nonzero floor)
     # are the browserless tests above, and the templates' episodes on many seeds tests/tasks/.
-    argv = ["validate", "--tasks", "shop.order_total", "shop.change_phone", "--seeds", "1"]
+    # An info-seeking template and an action one, with few near-misses between them.
+    argv = ["validate", "--tasks", "help.expense_claimable", "help.reply_to_ticket", "--seeds", "1"]
     code = main([*argv, "--profiles", "light", "--random-steps", "5", "--json", str(out)])
     printed = capsys.readouterr().out
     assert code == 0, printed
@@ -422,26 +432,26 @@ def test_built_in_templates_pass_and_exit_0(tmp_path, capsys, browser):
     assert results["seeds"] == [0] and results["profiles"] == ["light"]
     assert results["checks"] == [c for c in CHECKS if c not in ("heavy", "stale", "adversarial")]
     by_name = {t["template"]: t for t in results["templates"]}
-    assert set(by_name) == {"shop.order_total", "shop.change_phone"}
+    assert set(by_name) == {"help.expense_claimable", "help.reply_to_ticket"}
     for template in by_name.values():
         assert template["passed"] and template["id"] == f"webenv/{template['template']}-v0"
         assert [c["name"] for c in template["checks"]] == results["checks"]
         oracle = template["checks"][0]
         assert [case["seed"] for case in oracle["cases"]] == [0]
         assert all(case["passed"] for case in oracle["cases"])
-    light = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["light"]
+    light = {c["name"]: c for c in by_name["help.expense_claimable"]["checks"]}["light"]
     for case in light["cases"]:  # run again where the plan has something, else the clean run
         assert re.fullmatch(
             r"reward 1\.0; \d+ perturbations? shown|nothing planned: .*", case["reason"]
         )
-    answers = {c["name"]: c for c in by_name["shop.order_total"]["checks"]}["answers"]
+    answers = {c["name"]: c for c in by_name["help.expense_claimable"]["checks"]}["answers"]
     assert not answers["skipped"]
     assert re.fullmatch(r"\d+ sentences pass, \d+ hedges fail", answers["reason"]), answers
-    phone = {c["name"]: c for c in by_name["shop.change_phone"]["checks"]}["answers"]
-    assert phone["skipped"] and phone["reason"] == "not info-seeking"
+    reply = {c["name"]: c for c in by_name["help.reply_to_ticket"]["checks"]}["answers"]
+    assert reply["skipped"] and reply["reason"] == "not info-seeking"
     header, *rows = printed.splitlines()[:3]
     assert header.split() == ["template", *results["checks"]]
-    assert rows[0].split() == ["shop.change_phone"] + ["pass"] * 6 + ["-"] + ["pass"] * 3 + ["-"]
+    assert rows[1].split() == ["help.reply_to_ticket"] + ["pass"] * 6 + ["-"] + ["pass"] * 3 + ["-"]
 
 
 def test_broken_templates_fail_with_their_reasons_and_exit_1(
@@ -610,7 +620,7 @@ def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, caps
     # As a person stops a long run: the workers' audits that ended are in the table and the
     # JSON, the rest are named, and the exit status is 130.
     out = tmp_path / "validate.json"
-    args = ["validate", "--tasks", "shop.change_phone", "--tasks", "shop.order_total"]
+    args = ["validate", "--tasks", "help.reply_to_ticket", "--tasks", "shop.order_total"]
     args += ["--seeds", "1", "--profiles", "none", "--random-steps", "2", "--workers", "1"]
     with subprocess.Popen(
         [sys.executable, "-c", AS_FROM_A_TERMINAL, *args, "--json", str(out)],
@@ -627,18 +637,18 @@ def test_ctrl_c_of_the_command_prints_and_writes_what_was_audited(tmp_path, caps
                 break
         printed = process.stdout.read()
         assert process.wait(timeout=60) == 130, (said, printed)
-    assert "shop.change_phone: passed every check\n" in said
+    assert "help.reply_to_ticket: passed every check\n" in said
     assert "1 of 1 template passed every check." in printed
     assert "Interrupted: 1 template not audited: shop.order_total" in printed
     written = json.loads(out.read_text())
-    assert [t["template"] for t in written["templates"]] == ["shop.change_phone"]
+    assert [t["template"] for t in written["templates"]] == ["help.reply_to_ticket"]
     assert written["not_audited"] == ["shop.order_total"] and written["passed"] is False
     assert early["templates"] == written["templates"]
     assert early["not_audited"] == ["shop.order_total"]
     # --resume goes on with the file: the audit the worker wrote holds in this process (the
     # same code), so it is not run again.
     capsys.readouterr()
-    again = ["validate", "--tasks", "shop.change_phone", *args[5:-2], "--json", str(out)]
+    again = ["validate", "--tasks", "help.reply_to_ticket", *args[5:-2], "--json", str(out)]
     assert main([*again, "--resume"]) == 0
     printed = capsys.readouterr()
     assert printed.err == f"1 audit kept from {out}\n"
