@@ -40,9 +40,9 @@ $(DEMO_VENV)/.installed: pyproject.toml setup.py $(DEMO_SOURCES)
 unexport PYTHONDONTWRITEBYTECODE
 
 # Tests of one template run on one worker (--dist loadgroup), so each template's env is made once.
-# Three workers on two cores: much of a browser test is waiting on Chromium and the sites, and a
-# third worker fills those waits (see the README's Tests section for the measurements).
-TEST_WORKERS ?= 3
+# Four workers on two cores: much of a browser test is waiting on Chromium and the sites, and
+# each further worker fills more of those waits (see the README's Tests section for the measurements).
+TEST_WORKERS ?= 4
 PYTEST := $(BIN)/pytest --dist loadgroup
 
 ## The test suite (real Chromium, real Flask, real SQLite): the unit and browser tiers, and this
