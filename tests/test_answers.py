@@ -172,6 +172,8 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "Date: 2026-03-04.",
             "The meeting is on Mar 4, in 2 days.",
             "Wednesday the 4th of March, 2026",
+            "04.03.2026",
+            "On 4.3.2026 at 2:30 PM.",
         ],
         [
             "2026-03-05",
@@ -180,6 +182,8 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "either 3/4 or 3/5",
             "April 3, 2026",
             "4/3/2026",
+            "03.04.2026",
+            "04.03.2026 or 05.03.2026",
             "2026-02-30",
             "February 30",
             "March 4, 2025",
@@ -591,6 +595,14 @@ def test_a_date_without_a_year_needs_the_year_from_the_task():
 def test_a_slashed_date_is_read_month_first_as_in_the_us():
     assert grade("date", "4/3/2026", date(2026, 4, 3)).passed
     assert not grade("date", "4/3/2026", date(2026, 3, 4)).passed
+
+
+def test_a_numeric_date_is_read_day_first_where_only_that_is_a_date():
+    # Dots are written day first; a slash month first, unless only the other way is a date.
+    for text in ("20.01.2027", "20/01/2027", "1/20/2027", "01.20.2027", "the 20/1"):
+        assert grade("date", text, date(2027, 1, 20), year=2027).passed, text
+    for text in ("31.02.2027", "20/13/2027"):
+        assert "not a calendar date" in grade("date", text, date(2027, 1, 20)).reason, text
 
 
 def test_a_grade_says_why():

@@ -150,6 +150,23 @@ COUNT_ROWS = [
     ("7 (5 + 2; the archive shows eight)", False),
     ("7: 5 open and 2 closed, arguably", False),
     ("7 (about 5 open and 2 closed)", False),
+    # the counts first, then their total
+    ("4 in the Inbox and 3 archived, so 7 in total.", True),
+    ("- Inbox: 4\n- Archive: 3\n**Total: 7**", True),
+    ("Inbox: 4 / Archive: 3 / Total: 7", True),
+    ("Inbox: 4, Archive: 3. Total: 7", True),
+    ("Four open and three closed: seven in all.", True),
+    ("7 tickets in total, 4 open and 3 closed.", True),
+    ("Total: 7 tickets, 4 open and 3 closed", True),
+    ("4, or 7 in total", False),
+    ("4 I think, 3 archived, 7 in total", False),
+    ("Inbox: 4, Archive: 4. Total: 7", False),
+    ("Inbox: 4 / 3 / Total: 7", False),
+    ("Inbox: 4, Archive: 3. Total: 7, 8 with drafts", False),
+    ("Inbox: 4, Archive: 3. Total: 7 or 8", False),
+    ("7 in total, 4 open and 3 closed, maybe 2", False),
+    ("7 in total, 1 more in drafts", False),
+    ("4 open, 3 closed, of 7 in all", False),  # a whole it is out of, not its sum
     # a count of days beside a count of days is a second count, not an aside
     ("It took 7 days (for 9 days counting the weekend)", False),
     ("7 business days, over 9 calendar days", False),
@@ -183,6 +200,15 @@ def test_a_worked_difference_is_read_as_its_result_not_its_first_amount(text):
 def test_a_count_beside_its_parts_and_a_length_of_time(text, ok):
     result = grade("number", text, 7)
     assert result.passed is ok, result.reason
+
+
+@pytest.mark.parametrize(
+    "text", ["Inbox: 4, Archive: 3. Total: 7", "7 tickets in total, 4 open and 3 closed."]
+)
+def test_counts_beside_their_total_are_not_the_answer(text):
+    assert grade("number", text, 7).passed
+    assert not grade("number", text, 4).passed
+    assert not grade("number", text, 3).passed
 
 
 def test_a_lone_part_is_read_when_it_is_all_there_is():
@@ -255,7 +281,12 @@ VALUES = {
     "number": ([(7, 8), (7, 1), (3, 30)], lambda n: [str(n), f"{n} messages"], {}),
     "date": (
         [(date(2026, 3, 4), date(2026, 3, 5)), (date(2026, 3, 4), date(2026, 4, 3))],
-        lambda d: [d.isoformat(), f"{d:%B} {d.day}, {d.year}", f"{d.month}/{d.day}/{d.year}"],
+        lambda d: [
+            d.isoformat(),
+            f"{d:%B} {d.day}, {d.year}",
+            f"{d.month}/{d.day}/{d.year}",
+            f"{d.day:02}.{d.month:02}.{d.year}",
+        ],
         {"year": 2026},
     ),
     "time": (

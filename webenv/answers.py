@@ -31,9 +31,11 @@ Kinds and how each is read:
 - ``money``: "$1,204.50", "1204.50 dollars", "USD 7"; unmarked amounts only when the message
   marks none. Dates, times, phone numbers, ratings and ids ("#1042", "NM-10234-5") are skipped.
 - ``number``: a count or quantity; dates, times, money, phones and ids are skipped; "twelve"
-  is read when no digits are written.
+  is read when no digits are written. Counts that sum to a total named as one ("Inbox: 2,
+  Archive: 2. Total: 4") are its parts: the total is the answer.
 - ``date``: ISO "2026-03-04", US numeric "3/4/2026" (month first, as in the US: "3/4" is
-  March 4, never April 3), written "March 4th, 2026", "4 March 2026", "Wed, Mar 4". A date
+  March 4, never April 3; "20/1" is January 20, its one reading), with dots day first
+  "04.03.2026" (March 4), written "March 4th, 2026", "4 March 2026", "Wed, Mar 4". A date
   without a year takes ``year=`` when the task knows it, else fails. "2026-02-30" is no date.
 - ``time``: "2:30 PM", "2pm", "14:30", "noon"; a bare "2:30" (an hour from 1 to 6) means the
   afternoon, as "the meeting is at 2:30" does; "9:30" and "02:30" mean the morning.
@@ -60,7 +62,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal, InvalidOperation
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import Any
 
 from anyascii import anyascii
@@ -110,6 +112,9 @@ _DASHED_DATE = re.compile(
     rf"(?<![0-9])([0-9]{{1,2}})-{_MONTH}-([0-9]{{4}})(?![0-9])", re.IGNORECASE
 )
 _US_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})(?:/([0-9]{4}|[0-9]{2}))?(?![0-9/])")
+#: A date written with dots, day first as where it is written so ("20.01.2027"), with its year.
+_DOTTED_DATE = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})(?![0-9]|\.[0-9])")
+_DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _DOTTED_DATE, _US_DATE)
 _TIME_12 = re.compile(
     r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b",
     re.IGNORECASE,
@@ -495,15 +500,24 @@ def _dates(text: str, year: int | None) -> _Found:
     text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
     text = _ISO_DATE.sub(lambda m: add(m, m[1], m[3], m[4]), text)
     text = _DASHED_DATE.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
+    text = _DOTTED_DATE.sub(lambda m: add(m, m[3], *_month_and_day(m[2], m[1])), text)
 
     def us(match: re.Match[str]) -> str:
         y = match[3]
         if y is not None and len(y) == 2:
             y = f"20{y}"
-        return add(match, y, match[1], match[2])
+        return add(match, y, *_month_and_day(match[1], match[2]))
 
     _US_DATE.sub(us, text)
     return _Found(tuple(values), tuple(invalid))
+
+
+def _month_and_day(month: str, day: str) -> tuple[str, str]:
+    """(month, day) of a numeric date, or the two swapped where only that reading is a date:
+    "20/01/2027" is January 20 (and "01.20.2027" too); "3/4/2026" stays March 4."""
+    if int(month) > 12 >= int(day) >= 1:
+        return day, month
+    return month, day
 
 
 #: The last hour a bare "h:mm" is read in the afternoon: "6:30" is 6:30 PM, "7:30" 7:30 AM.
@@ -558,7 +572,7 @@ _YEAR_ALONE = re.compile(
 
 def _without_other_kinds(text: str) -> str:
     """``text`` with dates, times, years, phone numbers and ids blanked, for reading amounts."""
-    for pattern in (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _TIME_12, _TIME_24, _PHONE):
+    for pattern in (*_DATES, _TIME_12, _TIME_24, _PHONE):
         text = _blank(text, pattern)
     text = _blank(text, _YEAR_ALONE)
     return _blank(text, _HASH_ID, _MIXED_TOKEN, _ORDINAL)
@@ -780,7 +794,7 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
             if canonical == want and re.search(variant, text, re.IGNORECASE):
                 values.append(f"{canonical}/…")  # "1ZVJ7A/B": another last character offered
             text = _blank(text, pattern)
-    for pattern in (_MARKED_MONEY, _MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _US_DATE, _PHONE):
+    for pattern in (_MARKED_MONEY, *_DATES, _PHONE):
         text = _blank(text, pattern)
     # An id spelled out a character at a time ("1 Z V J 7 …", "one-Z-V-J-seven") is an id
     # all the same.
@@ -1573,6 +1587,24 @@ _LISTED_FIRST = re.compile(
     r"[^0-9$.!?\n]{0,12}?)(?P<total>" + _DOLLARS + r")(?![0-9])",
     re.IGNORECASE,
 )
+#: A count named as the total, after the counts it sums ("2 in the Inbox and 2 archived, so 4
+#: in total", "- Inbox: 2\n- Archive: 2\n**Total: 4**"): the word and then the count, or the
+#: count, a word or two, and then the word.
+_COUNT_TOTAL = re.compile(
+    r"\b(?:total(?:ling|s)?|altogether|in\s+all|all\s+told|combined|overall)\b"
+    rf"[^0-9.!?\n]{{0,12}}?(?:\*\*|__)?(?P<after>[0-9]+(?![0-9.,])|{SPELLED.pattern})"
+    rf"|(?<![0-9.,])(?P<before>[0-9]+|{SPELLED.pattern})(?:\s+[A-Za-z-]+){{0,2}}?\s+"
+    r"(?:in\s+total|in\s+all|altogether|all\s+told|combined|total)\b",
+    re.IGNORECASE,
+)
+_TOTAL_WORD = re.compile(r"\b(?:total|altogether|in\s+all|all\s+told|combined|overall)", re.I)
+#: How much of a message around such a total is read for its addends.
+_COUNTS_LEAD = 300
+#: What makes a total the whole a count is out of ("out of 14 in total").
+_OUT_OF_BEFORE = re.compile(r"\b(?:out\s+)?of\s+(?:the\s+|all\s+)?$", re.IGNORECASE)
+#: A spaced slash between a count and the label of the next ("Inbox: 2 / Archive: 2 / Total:
+#: 4"): a separator, not the slash that offers another value ("2 / 3").
+_LABEL_SLASH = re.compile(r"(?<=[0-9])\s+/\s+(?=[A-Za-z*_]|$)")
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
 #: the sentence ("$41.37: $38.25 for the shirt and $3.12 in tax").
 _BREAKDOWN = re.compile(
@@ -1669,6 +1701,8 @@ def _set_aside(kind: str, text: str) -> str:
         text = _LISTED_FIRST.sub(listed_first, text)
         text = _MONEY_OF_WHOLE.sub(whole, text)
         text = _MONEY_WHOLE_FIRST.sub(whole_first, text)
+    else:
+        text = _counts_listed_first(text)
     for match in reversed(list(_BREAKDOWN.finditer(text))[:_MAX_BREAKDOWNS]):
         part = match[1] or match[2]
         if _NOT_A_BREAKDOWN.search(_skeleton(part)):
@@ -1698,6 +1732,47 @@ def _set_aside(kind: str, text: str) -> str:
         if not wholes or any(value >= min(wholes) for m in parts for value in read(m[0]).values):
             return text
     return blanked
+
+
+def _counts_listed_first(text: str) -> str:
+    """``text`` with the counts that break a total down set aside: all the numbers before the
+    total, or all those after it to the end of its sentence, where they sum to it with
+    nothing among them that offers, doubts, conditions or reports ("Inbox: 2, Archive: 2.
+    Total: 4", "4 in total, 2 shipped and 2 pending"; not "2, or 4 in total", "2 I think, 4
+    in total", "4 in total, 1 more in drafts")."""
+    if not _TOTAL_WORD.search(text):
+        return text
+    for match in islice(_COUNT_TOTAL.finditer(text), _MAX_BREAKDOWNS):
+        said = match["after"] or match["before"]
+        total = _counts(said).values
+        if len(total) != 1 or total[0] <= 0:
+            continue
+        start = match.start() if match["after"] else match.start("before")
+        if _OUT_OF_BEFORE.search(text, 0, match.start("after" if match["after"] else "before")):
+            continue  # "8 free, out of 14 in total": the count the answer is out of
+        end = _sentence_around(text, match.end())[1]
+        for begin, stop in ((0, start), (match.end(), end)):
+            if stop - begin <= _COUNTS_LEAD and _sum_to(text[begin:stop], total[0]):
+                part = _LABEL_SLASH.sub(lambda m: m[0].replace("/", ","), text[begin:stop])
+                for number in _NUMBER_TOKEN.finditer(_count_text(part)):
+                    part = part[: number.start()] + " " * len(number[0]) + part[number.end() :]
+                return text[:begin] + part + text[stop:]
+    return text
+
+
+def _count_text(part: str) -> str:
+    """``part`` with what a count reader passes over blanked (money, ratings, dates, ids…)."""
+    return _without_other_kinds(_blank(part, _MARKED_MONEY, _RATING, _PRONOUN_ONE))
+
+
+def _sum_to(part: str, total: Decimal) -> bool:
+    """Whether the counts in ``part`` are two or more addends of ``total``, and all the
+    numbers there are, with no word among them that offers, doubts, conditions or reports."""
+    if _NOT_A_BREAKDOWN.search(_skeleton(_LABEL_SLASH.sub(", ", part))):
+        return False
+    addends = _counts(part).values
+    numbers = _NUMBER_TOKEN.findall(_count_text(part))
+    return len(addends) >= 2 and len(numbers) == len(addends) and sum(addends) == total
 
 
 def _written_alike(kind: str, text: str) -> bool:
@@ -1732,7 +1807,7 @@ _VALUE_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "money": (_MARKED_MONEY,),
     "phone": (_PHONE,),
     "time": (_TIME_12, _TIME_24),
-    "date": (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _US_DATE),
+    "date": _DATES,
 }
 
 
@@ -2638,7 +2713,6 @@ def _in_a_list(text: str, names: Iterable[str]) -> bool:
 #: What other kinds' readers take, blanked before looking for a second number: an order id or
 #: a date written beside an amount offers no second amount (a "#5" or a "5th" beside a count
 #: does, so those stay for counts and dates).
-_DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _US_DATE)
 _TIMES = (_TIME_12, _TIME_24)
 #: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th").
 _ID_TOKEN = re.compile(r"\b(?![0-9]+(?:st|nd|rd|th)\b)" + _MIXED_TOKEN.pattern[2:], re.IGNORECASE)
