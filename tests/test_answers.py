@@ -603,6 +603,10 @@ def test_a_numeric_date_is_read_day_first_where_only_that_is_a_date():
         assert grade("date", text, date(2027, 1, 20), year=2027).passed, text
     for text in ("31.02.2027", "20/13/2027"):
         assert "not a calendar date" in grade("date", text, date(2027, 1, 20)).reason, text
+    # A version or an id of dotted numbers is no date, nor blanked as one beside an id.
+    assert grade("date", "v1.2.2026 shipped on March 4, 2026", date(2026, 3, 4)).passed
+    hedge = "Your confirmation number is 48213907 (or 48.21.3908)."
+    assert not grade("identifier", hedge, "48213907").passed
 
 
 def test_a_grade_says_why():

@@ -202,6 +202,55 @@ def test_a_count_beside_its_parts_and_a_length_of_time(text, ok):
     assert result.passed is ok, result.reason
 
 
+DOUBTS = ["(estimated)", "(approx.)", "(est)", "(could not verify)", "(?)", "(!?)", "(at least)"]
+DOUBTS += ["(lower bound)", "(needs checking)", "(so far)", "(partial)", "(incomplete)"]
+#: Counts before or after their total (7) that are no plain parts of it: doubt, an open or
+#: unknown part, an earlier answer or a second total, a range, unlabelled numbers.
+NOT_PARTS = [
+    *(f"Inbox: 4 {aside}, Archive: 3. Total: 7" for aside in DOUBTS),
+    *(f"Inbox: {four}, Archive: 3. Total: 7" for four in ("4+", ">4", "~4", "~ 4", "3-4")),
+    *(
+        f"Inbox: 4, Archive: 3, Spam: {unknown}. Total: 7"
+        for unknown in ("a few", "several", "some", "unknown", "?", "TBD", "N/A", "didn't check")
+    ),
+    "7 in total: 4 shipped (estimated) and 3 pending",
+    "It's 0. Inbox: 4, Archive: 3. Total: 7",
+    "The answer is 4. Inbox: 1, Archive: 2. Total: 7",
+    "Overall 4. Inbox: 1, Archive: 2. Total: 7",
+    "6 unread, 1 extra: 7 in total",
+    "6 (1 additional): 7 in total",
+    "4 → 3. Total 7",
+    "4, alt 3, total 7",
+    "4, hmm, 3. Total 7",
+    "Answer A: 4. Answer B: 3. Total: 7",
+    "First try 4, second try 3; total 7",
+    "Inbox: 4 | 3 | Total: 7",
+    "Inbox: 3 to 4, Archive: 1, total 7",
+    "4 3 7 total",
+    "4\n3\n7 total",
+]
+#: The same, written as careful people write them.
+PARTS = [
+    "Inbox: 4, Archive: 3. Total: 7.",
+    "**Total: 7.** (Inbox: 4, Archive: 3)",
+    "Inbox: 4\nArchive: 3\nTotal: 7",
+    "- Inbox: 4\n- Archive: 3\n- Total: 7",
+    "Inbox: 4, Archive: 3 — Total: 7",
+    "4 in the inbox and 3 archived, for a total of 7 emails.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_PARTS)
+def test_counts_that_are_no_plain_parts_of_their_total_leave_a_hedge(text):
+    assert not grade("number", text, 7).passed
+
+
+@pytest.mark.parametrize("text", PARTS)
+def test_counts_listed_with_their_total_in_any_layout(text):
+    result = grade("number", text, 7)
+    assert result.passed, result.reason
+
+
 @pytest.mark.parametrize(
     "text", ["Inbox: 4, Archive: 3. Total: 7", "7 tickets in total, 4 open and 3 closed."]
 )

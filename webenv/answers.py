@@ -112,8 +112,14 @@ _DASHED_DATE = re.compile(
     rf"(?<![0-9])([0-9]{{1,2}})-{_MONTH}-([0-9]{{4}})(?![0-9])", re.IGNORECASE
 )
 _US_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})(?:/([0-9]{4}|[0-9]{2}))?(?![0-9/])")
-#: A date written with dots, day first as where it is written so ("20.01.2027"), with its year.
-_DOTTED_DATE = re.compile(r"(?<![0-9.])([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})(?![0-9]|\.[0-9])")
+#: A date written with dots, day first as where it is written so ("20.01.2027"), or month
+#: first where only that is a month ("01.20.2027"), with its year; never a version ("v1.2.2026")
+#: nor an id of other numbers ("48.21.3908").
+_DOTTED_DATE = re.compile(
+    r"(?<![0-9A-Za-z.])(?:(?P<d>0?[1-9]|[12][0-9]|3[01])\.(?P<m>0?[1-9]|1[0-2])"
+    r"|(?P<m2>0?[1-9]|1[0-2])\.(?P<d2>1[3-9]|2[0-9]|3[01]))"
+    r"\.(?P<y>(?:19|20)[0-9]{2})(?![0-9]|\.[0-9])"
+)
 _DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _DOTTED_DATE, _US_DATE)
 _TIME_12 = re.compile(
     r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b",
@@ -500,7 +506,7 @@ def _dates(text: str, year: int | None) -> _Found:
     text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
     text = _ISO_DATE.sub(lambda m: add(m, m[1], m[3], m[4]), text)
     text = _DASHED_DATE.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
-    text = _DOTTED_DATE.sub(lambda m: add(m, m[3], *_month_and_day(m[2], m[1])), text)
+    text = _DOTTED_DATE.sub(lambda m: add(m, m["y"], m["m"] or m["m2"], m["d"] or m["d2"]), text)
 
     def us(match: re.Match[str]) -> str:
         y = match[3]
@@ -514,7 +520,7 @@ def _dates(text: str, year: int | None) -> _Found:
 
 def _month_and_day(month: str, day: str) -> tuple[str, str]:
     """(month, day) of a numeric date, or the two swapped where only that reading is a date:
-    "20/01/2027" is January 20 (and "01.20.2027" too); "3/4/2026" stays March 4."""
+    "20/01/2027" is January 20; "3/4/2026" stays March 4."""
     if int(month) > 12 >= int(day) >= 1:
         return day, month
     return month, day
@@ -1592,16 +1598,36 @@ _LISTED_FIRST = re.compile(
 #: count, a word or two, and then the word.
 _COUNT_TOTAL = re.compile(
     r"\b(?:total(?:ling|s)?|altogether|in\s+all|all\s+told|combined|overall)\b"
-    rf"[^0-9.!?\n]{{0,12}}?(?:\*\*|__)?(?P<after>[0-9]+(?![0-9.,])|{SPELLED.pattern})"
-    rf"|(?<![0-9.,])(?P<before>[0-9]+|{SPELLED.pattern})(?:\s+[A-Za-z-]+){{0,2}}?\s+"
-    r"(?:in\s+total|in\s+all|altogether|all\s+told|combined|total)\b",
+    r"[^0-9.!?\n]{0,12}?(?:\*\*|__)?"
+    rf"(?P<after>[0-9]+(?![0-9]|[.,][0-9])|{SPELLED.pattern})"
+    rf"|(?<![0-9.,])(?P<before>[0-9]+|{SPELLED.pattern})(?:[ \t]+[A-Za-z][A-Za-z-]*){{0,2}}?"
+    r"[ \t]+(?:in\s+total|in\s+all|altogether|all\s+told|combined|total)\b"
+    r"(?!\s*[:=]?\s*(?:\*\*|__)?[0-9])",
     re.IGNORECASE,
 )
 _TOTAL_WORD = re.compile(r"\b(?:total|altogether|in\s+all|all\s+told|combined|overall)", re.I)
 #: How much of a message around such a total is read for its addends.
 _COUNTS_LEAD = 300
 #: What makes a total the whole a count is out of ("out of 14 in total").
-_OUT_OF_BEFORE = re.compile(r"\b(?:out\s+)?of\s+(?:the\s+|all\s+)?$", re.IGNORECASE)
+_OUT_OF_BEFORE = re.compile(
+    r"(?<!\btotal )(?<!\btotals )\b(?:out\s+)?of\s+(?:the\s+|all\s+)?$", re.IGNORECASE
+)
+#: What, among the counts before or after a total, makes them no plain parts of it: doubt, an
+#: open or unknown part, another candidate or answer, a range, a mark of a guess.
+_NOT_A_PART = re.compile(
+    r"\b(?:estimat\w*|approx\w*|est|verif\w*|check\w*|lower|upper|bound|so\s+far|partial\w*"
+    r"|incomplete|at\s+(?:least|most)|few|several|some|many|unknown|tbd|n/a|unsure|unclear"
+    r"|not|\w+n't|extra|additional|on\s+top|overall|combined|answers?|candidates?|options?"
+    r"|alternatives?|alt|tr(?:y|ies)|attempts?|guess\w*|eh|hmm+|it'?s|it\s+is|that'?s)\b"
+    r"|[?~<>\u2264\u2265\u00b1\u2192|]|[0-9]\s*\+(?!\s*[0-9])"
+    r"|[0-9]\s*(?:-|\u2013|\u2014|to|through|thru)\s*[0-9]",
+    re.IGNORECASE,
+)
+#: Where a clause of counts ends: a comma, a semicolon, a line, "and", a separating slash or
+#: bar, a bullet, a sentence's end.
+_PART_BREAK = re.compile(r"[,;\n]|\band\b|\s[/|]\s|(?:^|\s)[-*\u2022]\s|\.(?:\s|$)", re.I)
+#: A word that names a part ("Inbox", "archived"), of two letters or more.
+_PART_LABEL = re.compile(r"[A-Za-z]{2,}")
 #: A spaced slash between a count and the label of the next ("Inbox: 2 / Archive: 2 / Total:
 #: 4"): a separator, not the slash that offers another value ("2 / 3").
 _LABEL_SLASH = re.compile(r"(?<=[0-9])\s+/\s+(?=[A-Za-z*_]|$)")
@@ -1767,11 +1793,22 @@ def _count_text(part: str) -> str:
 
 def _sum_to(part: str, total: Decimal) -> bool:
     """Whether the counts in ``part`` are two or more addends of ``total``, and all the
-    numbers there are, with no word among them that offers, doubts, conditions or reports."""
-    if _NOT_A_BREAKDOWN.search(_skeleton(_LABEL_SLASH.sub(", ", part))):
+    numbers there are, each named by a word of its own clause ("Inbox: 2", "2 archived"), with
+    nothing among them that offers, doubts, conditions, reports, leaves a part open or gives
+    another answer."""
+    separated = _skeleton(_LABEL_SLASH.sub(", ", part))
+    if _NOT_A_BREAKDOWN.search(separated) or _NOT_A_PART.search(separated):
         return False
+    if _ADMITTED.search(separated):
+        return False
+    counted = _count_text(part)
+    for clause in _PART_BREAK.split(_LABEL_SLASH.sub(", ", counted)):
+        numbers = _NUMBER_TOKEN.findall(clause)
+        label = _PART_LABEL.search(_NUMBER_TOKEN.sub(" ", clause))
+        if len(numbers) > 1 or (numbers and label is None):
+            return False
     addends = _counts(part).values
-    numbers = _NUMBER_TOKEN.findall(_count_text(part))
+    numbers = _NUMBER_TOKEN.findall(counted)
     return len(addends) >= 2 and len(numbers) == len(addends) and sum(addends) == total
 
 
