@@ -607,6 +607,9 @@ def test_a_numeric_date_is_read_day_first_where_only_that_is_a_date():
     assert grade("date", "v1.2.2026 shipped on March 4, 2026", date(2026, 3, 4)).passed
     hedge = "Your confirmation number is 48213907 (or 48.21.3908)."
     assert not grade("identifier", hedge, "48213907").passed
+    # A dotted date joined to another day offers that day too.
+    for text in ("4-5.3.2026", "4/5.3.2026", "4th/5.3.2026", "4 5.3.2026", "5.3.2026/6"):
+        assert not grade("date", text, date(2026, 3, 5)).passed, text
 
 
 def test_a_grade_says_why():

@@ -228,10 +228,24 @@ NOT_PARTS = [
     "Inbox: 3 to 4, Archive: 1, total 7",
     "4 3 7 total",
     "4\n3\n7 total",
+    # an earlier count outside the parts, a part in doubt or open, another reading
+    "3 emails. Inbox: 2, Archive: 2. Total: 7",
+    "Unread emails: 3. Inbox: 2, Archive: 2. Total: 7",
+    "3 unread\n- Inbox: 2\n- Archive: 2\n**Total: 7**",
+    *(f"Clear: 6, {doubt}: 1. Total: 7" for doubt in ("Questionable", "Possible duplicate")),
+    "6 clear and 1 disputed, so 7 in total",
+    "7 in total, 6 clear and 1 counted twice",
+    *(f"Inbox: 4, Archive: 3, Drafts: {x}. Total: 7" for x in ("failed to load", "-", "#5")),
+    "Drafts: 5th, Inbox: 4, Archive: 3. Total: 7",
+    "Min: 4, Max: 3. Total: 7",
+    "Old count: 4, new count: 3. Total: 7",
 ]
 #: The same, written as careful people write them.
 PARTS = [
     "Inbox: 4, Archive: 3. Total: 7.",
+    "Inbox: 4 | Archive: 3 | Total: 7",
+    "Here's the breakdown:\nInbox: 4\nArchive: 3\nTotal: 7",
+    "Total number of unread emails: 7",
     "**Total: 7.** (Inbox: 4, Archive: 3)",
     "Inbox: 4\nArchive: 3\nTotal: 7",
     "- Inbox: 4\n- Archive: 3\n- Total: 7",
@@ -258,6 +272,17 @@ def test_counts_beside_their_total_are_not_the_answer(text):
     assert grade("number", text, 7).passed
     assert not grade("number", text, 4).passed
     assert not grade("number", text, 3).passed
+
+
+@pytest.mark.parametrize("text", ["not three - four", "Not $3.00 - $4.00", "not 3/4 - 3/5/2026"])
+def test_a_message_read_whole_and_without_what_it_rules_out_passes_for_one_value_at_most(text):
+    # Read whole, "three - four" was one number (7); without "not three", 4: it passed for both.
+    for kind, values in (
+        ("number", range(13)),
+        ("money", (300, 400, 700, 100)),
+        ("date", (date(2026, 3, 4), date(2026, 3, 5))),
+    ):
+        assert sum(grade(kind, text, value, year=2026).passed for value in values) <= 1
 
 
 def test_a_lone_part_is_read_when_it_is_all_there_is():

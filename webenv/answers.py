@@ -116,9 +116,12 @@ _US_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})(?:/([0-9]{4}|[0-9]{
 #: first where only that is a month ("01.20.2027"), with its year; never a version ("v1.2.2026")
 #: nor an id of other numbers ("48.21.3908").
 _DOTTED_DATE = re.compile(
-    r"(?<![0-9A-Za-z.])(?:(?P<d>0?[1-9]|[12][0-9]|3[01])\.(?P<m>0?[1-9]|1[0-2])"
+    # not joined to another number ("4-5.3.2026", "4th/5.3.2026", "5.3.2026/6"): a second day
+    r"(?<![0-9A-Za-z.])(?<![0-9][-/,&+\s\u2013\u2014])(?<![0-9]\.[-/\s\u2013\u2014])"
+    r"(?<![0-9](?:st|nd|rd|th)[-/\s])"
+    r"(?:(?P<d>0?[1-9]|[12][0-9]|3[01])\.(?P<m>0?[1-9]|1[0-2])"
     r"|(?P<m2>0?[1-9]|1[0-2])\.(?P<d2>1[3-9]|2[0-9]|3[01]))"
-    r"\.(?P<y>(?:19|20)[0-9]{2})(?![0-9]|\.[0-9])"
+    r"\.(?P<y>(?:19|20)[0-9]{2})(?![0-9]|\.[0-9]|\s*[-/\u2013\u2014]\s*[0-9])"
 )
 _DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _DOTTED_DATE, _US_DATE)
 _TIME_12 = re.compile(
@@ -1342,11 +1345,17 @@ def grade(
     if least and kind in ("money", "number"):
         text = _blank(text, _STATES_A_LEAST)
     result = _grade(kind, text, expected, year, others)
-    if not result.passed and kind in _READ_SAID:
-        # "$31.42, not $35.00": a value ruled out is no second candidate.
-        corrected = _without_ruled_out(kind, text, year)
-        if corrected != text:
-            text, result = corrected, _grade(kind, corrected, expected, year, others)
+    corrected = _without_ruled_out(kind, text, year) if kind in _READ_SAID else text
+    if corrected != text:
+        # "$31.42, not $35.00": a value ruled out is no second candidate. Read so, a message
+        # that gives another value than it does read whole offers both ("not three - four":
+        # 7, or 4), whichever is expected.
+        again = _grade(kind, corrected, expected, year, others)
+        if not result.passed:
+            text, result = corrected, again
+        elif again.value is not None and again.value != result.value:
+            reason = f"{result.reason}, but without what it rules out it answers {again.value}"
+            return Grade(False, f"{reason}: a hedge", result.value)
     if not result.passed:
         return result
     denial = _denied(kind, text, expected, result.value, year)
@@ -1618,11 +1627,31 @@ _NOT_A_PART = re.compile(
     r"\b(?:estimat\w*|approx\w*|est|verif\w*|check\w*|lower|upper|bound|so\s+far|partial\w*"
     r"|incomplete|at\s+(?:least|most)|few|several|some|many|unknown|tbd|n/a|unsure|unclear"
     r"|not|\w+n't|extra|additional|on\s+top|overall|combined|answers?|candidates?|options?"
-    r"|alternatives?|alt|tr(?:y|ies)|attempts?|guess\w*|eh|hmm+|it'?s|it\s+is|that'?s)\b"
+    r"|alternatives?|alt|tr(?:y|ies)|attempts?|guess\w*|eh|hmm+|it'?s|it\s+is|that'?s"
+    # a part in doubt, under review, counted twice, or another reading of the count
+    r"|question\w*|disput\w*|ambig\w*|iffy|possibl\w*|doubt\w*|contest\w*|undecided"
+    r"|provisional\w*|tentative\w*|confirm\w*|tbc|await\w*|review\w*|dubious|potential\w*"
+    r"|likely|probabl\w*|maybe|perhaps|duplicat\w*|twice|re-?count\w*|count\w*|cach\w*|stale"
+    r"|unchecked|uncounted|unverified|unconfirmed|uncertain|edge|error\w*|fail\w*|skip\w*"
+    r"|ignor\w*|missing|load\w*|access|couple|handful|min|max|minimum|maximum|low|high"
+    r"|previous\w*|now|old|new|before|earlier|later|first|second|third|last|other)\b"
     r"|[?~<>\u2264\u2265\u00b1\u2192|]|[0-9]\s*\+(?!\s*[0-9])"
     r"|[0-9]\s*(?:-|\u2013|\u2014|to|through|thru)\s*[0-9]",
     re.IGNORECASE,
 )
+#: What joins the last of a total's parts to it: "so", "for a", a stop, a comma, a bullet, bold.
+_PARTS_JOINT = re.compile(
+    r"(?:[\s,;:.*_/|\u2014\u2013\u2022-]|\b(?:so|for\s+a|for|giving|making|which\s+makes)\b)*$",
+    re.IGNORECASE,
+)
+_JOINT_LENGTH = 40
+#: What opens the parts after a total: a comma, a colon, a dash, a bracket.
+_PARTS_OPENING = re.compile(r"[\s,;:(\u2014\u2013-]*")
+#: A sentence's end (not a decimal point).
+_SENTENCE_END = re.compile(r"(?<![0-9])[.!?]+(?:\s+|$)|[.!?]+\s+")
+#: A part written "Label: 2" rather than "2 label".
+_COLON_FORM = re.compile(r"\s*[-*\u2022]?\s*(?:\*\*|__)?[A-Za-z][^:0-9]{0,40}:")
+_BULLETS = ("-", "*", "\u2022")
 #: Where a clause of counts ends: a comma, a semicolon, a line, "and", a separating slash or
 #: bar, a bullet, a sentence's end.
 _PART_BREAK = re.compile(r"[,;\n]|\band\b|\s[/|]\s|(?:^|\s)[-*\u2022]\s|\.(?:\s|$)", re.I)
@@ -1630,7 +1659,7 @@ _PART_BREAK = re.compile(r"[,;\n]|\band\b|\s[/|]\s|(?:^|\s)[-*\u2022]\s|\.(?:\s|
 _PART_LABEL = re.compile(r"[A-Za-z]{2,}")
 #: A spaced slash between a count and the label of the next ("Inbox: 2 / Archive: 2 / Total:
 #: 4"): a separator, not the slash that offers another value ("2 / 3").
-_LABEL_SLASH = re.compile(r"(?<=[0-9])\s+/\s+(?=[A-Za-z*_]|$)")
+_LABEL_SLASH = re.compile(r"(?<=[0-9])\s+[/|]\s+(?=[A-Za-z*_]|$)")
 #: What may follow a value as its breakdown: a bracket, or a colon or dash and the rest of
 #: the sentence ("$41.37: $38.25 for the shirt and $3.12 in tax").
 _BREAKDOWN = re.compile(
@@ -1761,11 +1790,12 @@ def _set_aside(kind: str, text: str) -> str:
 
 
 def _counts_listed_first(text: str) -> str:
-    """``text`` with the counts that break a total down set aside: all the numbers before the
-    total, or all those after it to the end of its sentence, where they sum to it with
-    nothing among them that offers, doubts, conditions or reports ("Inbox: 2, Archive: 2.
-    Total: 4", "4 in total, 2 shipped and 2 pending"; not "2, or 4 in total", "2 I think, 4
-    in total", "4 in total, 1 more in drafts")."""
+    """``text`` with the counts that break a total down set aside: the run of labelled counts
+    right before the total (in its sentence, or on the lines before it), or those after it to
+    the end of its sentence, where they sum to it with nothing among them that offers, doubts,
+    conditions, reports or leaves a part open ("Inbox: 2, Archive: 2. Total: 4", "4 in total,
+    2 shipped and 2 pending"; not "2, or 4 in total", "2 I think, 4 in total", "4 in total, 1
+    more in drafts", nor the "4" of "It's 4. Inbox: 2, Archive: 2. Total: 8")."""
     if not _TOTAL_WORD.search(text):
         return text
     for match in islice(_COUNT_TOTAL.finditer(text), _MAX_BREAKDOWNS):
@@ -1777,13 +1807,79 @@ def _counts_listed_first(text: str) -> str:
         if _OUT_OF_BEFORE.search(text, 0, match.start("after" if match["after"] else "before")):
             continue  # "8 free, out of 14 in total": the count the answer is out of
         end = _sentence_around(text, match.end())[1]
-        for begin, stop in ((0, start), (match.end(), end)):
+        before, after = _parts_before(text, start), _parts_after(text, match.end(), end)
+        for region, edge in ((before, start), (after, None)):
+            if region is None:
+                continue
+            begin, stop = region
             if stop - begin <= _COUNTS_LEAD and _sum_to(text[begin:stop], total[0]):
-                part = _LABEL_SLASH.sub(lambda m: m[0].replace("/", ","), text[begin:stop])
+                stop = edge or stop  # and the slash or bar before the total, a separator too
+                part = _LABEL_SLASH.sub(_comma, text[begin:stop])
                 for number in _NUMBER_TOKEN.finditer(_count_text(part)):
                     part = part[: number.start()] + " " * len(number[0]) + part[number.end() :]
                 return text[:begin] + part + text[stop:]
     return text
+
+
+def _parts_before(text: str, end: int) -> tuple[int, int] | None:
+    """Where the run of labelled counts right before a total at ``end`` lies: back from the
+    words that join them to it ("so", "for a", a full stop, a bullet) over clauses of one
+    count each, written alike (all "Label: 2" or all "2 label", all bulleted or none), to the
+    start of the message, of a sentence or of a line list, or a heading ("Breakdown:"). None
+    where a clause among them has a label but no count ("Drafts: unchecked, Inbox: 2")."""
+    joint = _PARTS_JOINT.search(text, max(0, end - _JOINT_LENGTH), end)
+    stop = joint.start() if joint else end
+    window = max(0, stop - _COUNTS_LEAD)  # a run longer than that is read as it is
+    sentence = max((m.end() for m in _SENTENCE_END.finditer(text, window, stop)), default=window)
+    clauses = _clauses(text, sentence, stop)
+    begin, shape = stop, None
+    for index in range(len(clauses) - 1, -1, -1):
+        left, right, separator = clauses[index]
+        body = _count_text(text[left:right])
+        if not body.strip():
+            continue
+        numbers = _NUMBER_TOKEN.findall(body)
+        if not numbers:
+            # a heading before the counts ("Breakdown:", a line of its own); else an open part
+            after = clauses[index + 1][2] if index + 1 < len(clauses) else ""
+            heading = text[left:right].rstrip().endswith(":") or "\n" in after
+            return (begin, stop) if heading and begin < stop else None
+        bulleted = separator.strip() in _BULLETS or body.lstrip()[:1] in _BULLETS
+        seen = (bool(_COLON_FORM.match(body)), bulleted)
+        if shape is not None and seen != shape:
+            break
+        shape, begin = seen, left
+    return (begin, stop) if begin < stop else None
+
+
+def _parts_after(text: str, begin: int, end: int) -> tuple[int, int] | None:
+    """The counts after a total, to the end of its sentence ("4 in total, 2 shipped and 2
+    pending"), past the words that name what it counts ("orders"): every clause there one
+    count with its label, or None."""
+    start = _PARTS_OPENING.match(text, begin).end()  # type: ignore[union-attr]
+    if end - start > _COUNTS_LEAD:
+        return None
+    for left, right, separator in _clauses(text, start, end):
+        body = _count_text(text[left:right])
+        if not separator and not _NUMBER_TOKEN.search(body):
+            start = right  # what the total counts: "Total: 4 orders, 2 shipped and 2 pending"
+        elif body.strip() and not _NUMBER_TOKEN.search(body):
+            return None
+    return (start, end) if start < end else None
+
+
+def _clauses(text: str, begin: int, end: int) -> list[tuple[int, int, str]]:
+    """The clauses of ``text[begin:end]``, each with the separator before it ("" first)."""
+    clauses, left, separator = [], begin, ""
+    for match in _PART_BREAK.finditer(_LABEL_SLASH.sub(_comma, text[:end]), begin):
+        clauses.append((left, match.start(), separator))
+        left, separator = match.end(), match[0]
+    clauses.append((left, end, separator))
+    return clauses
+
+
+def _comma(match: re.Match[str]) -> str:
+    return match[0].replace("/", ",").replace("|", ",")
 
 
 def _count_text(part: str) -> str:
