@@ -140,6 +140,8 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "\u202e21",
             "12 and 14",
             "It is 12. Or, to be safe: 13 / 11.",
+            "12 — roughly",
+            "12 - estimated",
         ],
     ),
     "date": (
@@ -610,6 +612,11 @@ def test_a_numeric_date_is_read_day_first_where_only_that_is_a_date():
     # A dotted date joined to another day offers that day too.
     for text in ("4-5.3.2026", "4/5.3.2026", "4th/5.3.2026", "4 5.3.2026", "5.3.2026/6"):
         assert not grade("date", text, date(2026, 3, 5)).passed, text
+    # Two dotted dates, side by side or as a range, are two dates.
+    for text in ("04.03.2026 – 05.03.2026", "Arrives 4 – 05.03.2026", "04.03.2026\n05.03.2026"):
+        for day in (4, 5):
+            assert not grade("date", text, date(2026, 3, day)).passed, (text, day)
+    assert grade("date", "Room 2, 04.03.2026", date(2026, 3, 4)).passed
 
 
 def test_a_grade_says_why():

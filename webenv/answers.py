@@ -115,13 +115,24 @@ _US_DATE = re.compile(r"(?<![0-9/])([0-9]{1,2})/([0-9]{1,2})(?:/([0-9]{4}|[0-9]{
 #: A date written with dots, day first as where it is written so ("20.01.2027"), or month
 #: first where only that is a month ("01.20.2027"), with its year; never a version ("v1.2.2026")
 #: nor an id of other numbers ("48.21.3908").
-_DOTTED_DATE = re.compile(
-    # not joined to another number ("4-5.3.2026", "4th/5.3.2026", "5.3.2026/6"): a second day
-    r"(?<![0-9A-Za-z.])(?<![0-9][-/,&+\s\u2013\u2014])(?<![0-9]\.[-/\s\u2013\u2014])"
-    r"(?<![0-9](?:st|nd|rd|th)[-/\s])"
+_DOTTED = (
     r"(?:(?P<d>0?[1-9]|[12][0-9]|3[01])\.(?P<m>0?[1-9]|1[0-2])"
     r"|(?P<m2>0?[1-9]|1[0-2])\.(?P<d2>1[3-9]|2[0-9]|3[01]))"
-    r"\.(?P<y>(?:19|20)[0-9]{2})(?![0-9]|\.[0-9]|\s*[-/\u2013\u2014]\s*[0-9])"
+    r"\.(?P<y>(?:19|20)[0-9]{2})(?![0-9]|\.[0-9])"
+)
+_DOTTED_ANY = re.compile(r"(?<![0-9A-Za-z.])" + _DOTTED)
+#: Before or after a dotted date, another number joined to it ("4-5.3.2026", "4th/5.3.2026",
+#: "04.03.2026 – 06.03.2026", "5.3.2026/6"): a second day offered, a range.
+_JOINED_BEFORE = re.compile(
+    r"[0-9](?:st|nd|rd|th)?\.?(?:\s*[-/&+\u2013\u2014]\s*|,|\s+)$", re.IGNORECASE
+)
+_JOINED_AFTER = re.compile(r"\s*[-/\u2013\u2014]\s*[0-9]")
+#: The same, as the other kinds' readers pass it over: only where it stands alone (joined to
+#: another number, the numbers stay for the reader to see).
+_DOTTED_DATE = re.compile(
+    r"(?<![0-9A-Za-z.])(?<![0-9][-/,&+\s\u2013\u2014])(?<![0-9]\.[-/\s\u2013\u2014])"
+    r"(?<![0-9]\s[-/,&+\u2013\u2014])(?<![0-9]\s[-/\u2013\u2014]\s)"
+    r"(?<![0-9](?:st|nd|rd|th)[-/\s])" + _DOTTED + r"(?!\s*[-/\u2013\u2014]\s*[0-9])"
 )
 _DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _DOTTED_DATE, _US_DATE)
 _TIME_12 = re.compile(
@@ -219,8 +230,8 @@ _OPEN = re.compile(
     r"|\bat the (?:most|least)\b|\bat a (?:minimum|maximum)\b|\bplus(?=\s*(?:[.,;:!?)]|$))"
     r"|\bgive or take\b|\bhandful\b|\bat (?:least|most)(?=\s*(?:[.,;:!?)]|$))"
     r"|\bapprox(?:imately)?\b|\(est\.?\)|-ish\b|(?<=[0-9])ish\b"
-    # right after the value: "12 minimum", "$58.20 tops", "$58.20, roughly", "12 (ish)"
-    r"|(?:(?<=[0-9%)])|(?<=[ap]m)|(?<=[ap]\.m\.))[\s,(]*(?:minimum|maximum"
+    # right after the value: "12 minimum", "$58.20 tops", "$58.20, roughly", "12 — roughly"
+    r"|(?:(?<=[0-9%)])|(?<=[ap]m)|(?<=[ap]\.m\.))[\s,(\u2014\u2013-]*(?:minimum|maximum"
     r"|(?:upper|lower) ?bound|roughly|ish|rounded|more or less|estimated?|nominal(?:ly)?|ca"
     r"|circa|appr|aprox|approx|env|etwa)\.?(?!\.?\s*\w)"
     r"(?=\s*(?:[.,;:!?)\]]|$))"
@@ -505,11 +516,18 @@ def _dates(text: str, year: int | None) -> _Found:
                 invalid.append(f"{match[0].strip()!r} is not a calendar date")
         return " " * len(match[0])
 
+    def dotted(match: re.Match[str]) -> str:
+        before = match.string[max(0, match.start() - 12) : match.start()]
+        if _JOINED_BEFORE.search(before) or _JOINED_AFTER.match(match.string, match.end()):
+            invalid.append(f"{match[0]!r} is joined to another number")
+            return " " * len(match[0])
+        return add(match, match["y"], match["m"] or match["m2"], match["d"] or match["d2"])
+
     text = _MONTH_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[1].lower()], m[2]), text)
     text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
     text = _ISO_DATE.sub(lambda m: add(m, m[1], m[3], m[4]), text)
     text = _DASHED_DATE.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
-    text = _DOTTED_DATE.sub(lambda m: add(m, m["y"], m["m"] or m["m2"], m["d"] or m["d2"]), text)
+    text = _DOTTED_ANY.sub(dotted, text)
 
     def us(match: re.Match[str]) -> str:
         y = match[3]
@@ -2288,6 +2306,10 @@ _RULED_OUT = re.compile(
 )
 
 
+#: How much of the clause after a value ruled out is read for a condition that brings it back.
+_CLAUSE_LENGTH = 300
+
+
 def _without_ruled_out(kind: str, text: str, year: int | None) -> str:
     """``text`` with each value of ``kind`` that a correction rules out blanked, with its
     denial (a value that reads as no one value of the kind is left as it is)."""
@@ -2295,7 +2317,7 @@ def _without_ruled_out(kind: str, text: str, year: int | None) -> str:
     if len(said) != len(text):
         return text
     spans = []
-    for match in _RULED_OUT.finditer(said):
+    for match in islice(_RULED_OUT.finditer(said), _MAX_BREAKDOWNS):  # a few, as corrections go
         words, end = [], match.end()
         for word in re.finditer(r"\S+", said[match.end() : match.end() + 60]):
             bare = word[0].strip(".,;:!?\"'*()[]")
@@ -2305,11 +2327,12 @@ def _without_ruled_out(kind: str, text: str, year: int | None) -> str:
             end = match.end() + word.start() + word[0].index(bare) + len(bare)
             if word[0][-1] in ",;:!?)":
                 break
-        clause = re.split(r"[.!?;\n]", said[end:], maxsplit=1)[0]
+        if not words or len(set(_READ_SAID[kind](" ".join(words), year, None).values)) != 1:
+            continue
+        clause = re.split(r"[.!?;\n]", said[end : end + _CLAUSE_LENGTH], maxsplit=1)[0]
         if _RULED_OUT_UNLESS.search(clause):
             continue  # "not $35.00, unless tax counts": ruled out only under a condition
-        if words and len(set(_READ_SAID[kind](" ".join(words), year, None).values)) == 1:
-            spans.append((match.start(), end))
+        spans.append((match.start(), end))
     for start, end in reversed(spans):
         text = text[:start] + " " * (end - start) + text[end:]
     return text
