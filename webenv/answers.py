@@ -1889,9 +1889,10 @@ def _parts_after(text: str, begin: int, end: int) -> tuple[int, int] | None:
 def _clauses(text: str, begin: int, end: int) -> list[tuple[int, int, str]]:
     """The clauses of ``text[begin:end]``, each with the separator before it ("" first)."""
     clauses, left, separator = [], begin, ""
-    for match in _PART_BREAK.finditer(_LABEL_SLASH.sub(_comma, text[:end]), begin):
-        clauses.append((left, match.start(), separator))
-        left, separator = match.end(), match[0]
+    lead = max(0, begin - 1)  # the digit a separating slash follows
+    for match in _PART_BREAK.finditer(_LABEL_SLASH.sub(_comma, text[lead:end]), begin - lead):
+        clauses.append((left, lead + match.start(), separator))
+        left, separator = lead + match.end(), match[0]
     clauses.append((left, end, separator))
     return clauses
 
