@@ -55,8 +55,13 @@ def stop_command(process: subprocess.Popen) -> None:
 
 
 def image_sizes(page: Page) -> list[list[object]]:
-    """``[src, naturalWidth]`` of every image of the page, once it has loaded."""
+    """``[src, naturalWidth]`` of every image of the page, once each has loaded or failed.
+
+    The page's own load event is not enough: a page that sets an image's ``src`` after a step
+    has long fired it, and until the new picture arrives its ``naturalWidth`` is 0.
+    """
     page.wait_for_load_state("load")
+    page.wait_for_function("() => Array.from(document.images).every(image => image.complete)")
     return page.locator("img").evaluate_all("images => images.map(i => [i.src, i.naturalWidth])")
 
 
