@@ -66,8 +66,6 @@ _LOCATE_JS = """bid => {
     return box.width > 0 && (box.right + scrollX <= 0 || box.bottom + scrollY <= 0);
   };
   if (beyond() && el.focus) el.focus();
-  const link = el.closest("a[href][target], area[href][target]");
-  const target = link ? link.target : (el.form && el.form.target) || "";
   // Visible as Playwright's actions mean it: shown, and with a box of some size (an empty
   // status region is not), so that an action on it fails now, not after its timeout.
   const shown = el.checkVisibility ? el.checkVisibility({visibilityProperty: true}) : true;
@@ -77,7 +75,6 @@ _LOCATE_JS = """bid => {
     el.ownerDocument === document,
     shown && sized,
     !(el.disabled || el.getAttribute("aria-disabled") === "true"),
-    target !== "" && target !== "_self" && target !== "_parent" && target !== "_top",
     !!el.closest("a[href], area[href]"),
     !beyond(),
   ];
@@ -89,9 +86,8 @@ def _element(session: Session, bid: str, usable: bool = True) -> Locator:
     return _checked_element(session, bid, usable)[0]
 
 
-def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[Locator, bool, bool]:
-    """The element with id ``bid``, whether clicking it opens a new tab (its link's or form's
-    target), and whether it is (in) a link.
+def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[Locator, bool]:
+    """The element with id ``bid``, and whether it is (in) a link.
 
     Fails at once rather than waiting out the action timeout for a state that may never come.
     """
@@ -99,13 +95,13 @@ def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[L
     found = session.page.evaluate(_LOCATE_JS, bid)
     if found is None:
         raise ActionError(f"No element with id {bid!r} on this page; use an id from the axtree.")
-    in_main_frame, visible, enabled, opens_tab, link, reachable = found
+    in_main_frame, visible, enabled, link, reachable = found
     if in_main_frame:
         element = session.page.locator(selector).first
     else:
         element = _in_frames(session, selector)
     if not usable:
-        return element, False, link
+        return element, link
     if not visible:
         raise ActionError(f"Element {bid} is not visible; open or scroll to what shows it.")
     if not enabled:
@@ -115,7 +111,7 @@ def _checked_element(session: Session, bid: str, usable: bool = True) -> tuple[L
             f"Element {bid} is placed off the page, where no scrolling reaches it; use a "
             "control shown on the page, or focus() it and press keys."
         )
-    return element, opens_tab, link
+    return element, link
 
 
 def _in_frames(session: Session, selector: str) -> Locator:
@@ -134,7 +130,7 @@ def _safe_id(bid: str) -> str:
 
 
 def _click(session: Session, bid: str, button: str, modifiers: Any, **_: Any) -> None:
-    element, opens_tab, link = _checked_element(session, bid)
+    element, link = _checked_element(session, bid)
     keys = _modifiers(modifiers)
 
     def click() -> None:
@@ -145,11 +141,9 @@ def _click(session: Session, bid: str, button: str, modifiers: Any, **_: Any) ->
         # Shift, in a tab brought to the front), listed at once; the step waits for neither
         # its load nor, in the background, its settling.
         session.open_tab_by(click, background="Shift" not in keys)
-    elif opens_tab:
-        # A link into a new tab: wait for the tab, so that the next observation shows it.
-        with session.context.expect_page():
-            click()
     else:
+        # A window it opens (a link's or a form's target, a script's window.open) is waited
+        # for by the settling after it, which knows whether one is on its way.
         click()
 
 

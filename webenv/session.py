@@ -311,6 +311,8 @@ class Session:
         #: The blank tab that replaced stuck ones in the current bounded block, if any.
         self._fresh: Page | None = None
         self._cdp_sessions: dict[Page, CDPSession] = {}
+        #: The browser's id of :attr:`context` (DevTools' ``browserContextId``), once asked.
+        self._context_id: str | None = None
         self._server_idle = server_idle
         #: Each tab's navigation requests the browser has begun and not yet had answered:
         #: a navigation a page's script began may wait in the browser (a busy machine, a slow
@@ -363,6 +365,7 @@ class Session:
         ``limits.tabs``, a tab a page opens is closed at once."""
         page.on("dialog", self._hold_dialog)
         page.on("framenavigated", lambda frame: self._navigated(page, frame))
+        page.on("close", self._closed)
         if len(self.pages) > self.limits.tabs and not self._opening:
             self.limited = (
                 f"The page tried to open more than {self.limits.tabs} tabs, the most an episode "
@@ -374,6 +377,16 @@ class Session:
                 page.close()
             return
         self.page = page
+
+    def _closed(self, page: Page) -> None:
+        """A tab closed (a pop-up's script closed its window, say): if it was the active one,
+        the tab that opened it is active again, as in a browser, or else the last tab."""
+        if page is not self.page:
+            return
+        left = [tab for tab in self.pages if not tab.is_closed()]
+        if left:
+            opener = page.opener()
+            self.page = opener if opener in left else left[-1]
 
     def _request_began(self, request: Request) -> None:
         if request.is_navigation_request():
@@ -642,9 +655,49 @@ class Session:
                     return False, result
                 self._wait_for_navigation(page, deadline - time.monotonic())
                 continue
+            if self._window_on_its_way(deadline):
+                continue  # a window the page opened: the page to settle now
             if page is self.page:
                 return settled, result
         return False, result
+
+    def _window_on_its_way(self, deadline: float) -> bool:
+        """Wait, until ``deadline`` at most, for a window a page opened that the browser has
+        made but Playwright has not handed over yet; return whether one came.
+
+        Playwright hands over a pop-up only once its first response starts to arrive, which
+        on a busy machine can be after its opener looks quiet (and before its request has
+        reached our server). The browser lists the window's target from the moment it is
+        opened, so the tabs it lists in this context, against the tabs the session has,
+        tell whether one is still to come.
+        """
+        while self._windows_unclaimed():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            with contextlib.suppress(PlaywrightTimeoutError):
+                # In slices: a window closed before it was handed over never comes.
+                self.context.wait_for_event("page", timeout=min(left, 0.25) * 1000)
+                return True
+        return False
+
+    def _windows_unclaimed(self) -> bool:
+        """Whether the browser has more tabs in this context than Playwright has handed over."""
+        try:
+            session = self._cdp(self.page)
+            if self._context_id is None:
+                info = session.send("Target.getTargetInfo")["targetInfo"]
+                self._context_id = info["browserContextId"]
+            targets = session.send("Target.getTargets")["targetInfos"]
+        except PlaywrightError:
+            return False  # the tab is gone or crashed: there is nothing to wait on
+        tabs = sum(
+            target["type"] == "page"
+            and "subtype" not in target  # a prerendered page is not a window
+            and target["browserContextId"] == self._context_id
+            for target in targets
+        )
+        return tabs > len(self.context.pages)
 
     def _wait_for_server(self, seconds: float) -> None:
         """Wait until our server has no request in flight, for at most ``seconds``: in a
