@@ -30,7 +30,9 @@ PAGES = {
 <button onclick="const w = window.open('/late'); setTimeout(() => w.close(), 100)">
 Open and close</button>
 <iframe name="pane" title="Pane" src="/pane"></iframe>
-<a href="/pane-next" target="pane">Show in the pane</a>""",
+<a href="/pane-next" target="pane">Show in the pane</a>
+<a href="/late" target="_blank" onclick="event.preventDefault()">Cancelled</a>
+<form action="/late" target="_blank"><label for="query">Query</label><input id="query"></form>""",
     "pane": "<p>Pane</p>",
     "pane-next": "<p>Pane, next</p>",
 }
@@ -83,6 +85,16 @@ def test_a_window_closed_before_it_answers_is_not_waited_for(popups):
     tree = AxTree(popups.observe()["axtree"])
     assert tree.has("heading", "Opener")
     assert popups.session.unsettled == ""  # the step did not wait out its bound
+    assert len(popups.session.pages) == 1
+
+
+@pytest.mark.parametrize(("role", "name"), [("link", "Cancelled"), ("textbox", "Query")])
+def test_a_click_on_a_target_that_opens_nothing_works_and_opens_nothing(popups, role, name):
+    # A link whose click the page cancels; a field of a form whose submissions open a window.
+    popups.open("opener")
+    assert popups.act(f'click("{popups.id_of(role, name)}")') == ""
+    assert AxTree(popups.observe()["axtree"]).has("heading", "Opener")
+    assert popups.session.unsettled == ""
     assert len(popups.session.pages) == 1
 
 
