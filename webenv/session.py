@@ -311,8 +311,10 @@ class Session:
         #: The blank tab that replaced stuck ones in the current bounded block, if any.
         self._fresh: Page | None = None
         self._cdp_sessions: dict[Page, CDPSession] = {}
-        #: The browser's id of :attr:`context` (DevTools' ``browserContextId``), once asked.
-        self._context_id: str | None = None
+        #: Each tab's DevTools target id, once asked; and the windows waited for to the settle
+        #: bound that never came, not waited for again.
+        self._target_ids: dict[Page, str] = {}
+        self._waited_out: set[str] = set()
         self._server_idle = server_idle
         #: Each tab's navigation requests the browser has begun and not yet had answered:
         #: a navigation a page's script began may wait in the browser (a busy machine, a slow
@@ -655,49 +657,63 @@ class Session:
                     return False, result
                 self._wait_for_navigation(page, deadline - time.monotonic())
                 continue
-            if self._window_on_its_way(deadline):
+            came = self._window_on_its_way(deadline)
+            if came:
                 continue  # a window the page opened: the page to settle now
+            if came is None:
+                return False, result  # one is still on its way at the bound
             if page is self.page:
                 return settled, result
         return False, result
 
-    def _window_on_its_way(self, deadline: float) -> bool:
+    def _window_on_its_way(self, deadline: float) -> bool | None:
         """Wait, until ``deadline`` at most, for a window a page opened that the browser has
-        made but Playwright has not handed over yet; return whether one came.
+        made but Playwright has not handed over yet: True if one came, False if none was on
+        its way, None if one still is at ``deadline`` (it is not waited for again).
 
         Playwright hands over a pop-up only once its first response starts to arrive, which
         on a busy machine can be after its opener looks quiet (and before its request has
-        reached our server). The browser lists the window's target from the moment it is
-        opened, so the tabs it lists in this context, against the tabs the session has,
-        tell whether one is still to come.
+        reached our server). The browser lists the window's target, with its opener, from
+        the moment it is opened.
         """
-        while self._windows_unclaimed():
+        while unclaimed := self._windows_unclaimed():
             left = deadline - time.monotonic()
             if left <= 0:
-                return False
+                self._waited_out.update(unclaimed)
+                return None
             with contextlib.suppress(PlaywrightTimeoutError):
                 # In slices: a window closed before it was handed over never comes.
                 self.context.wait_for_event("page", timeout=min(left, 0.25) * 1000)
                 return True
         return False
 
-    def _windows_unclaimed(self) -> bool:
-        """Whether the browser has more tabs in this context than Playwright has handed over."""
+    def _windows_unclaimed(self) -> set[str]:
+        """The targets of the windows the tabs opened (a script's ``window.open``, a link's or a
+        form's target, ``noopener`` or not) that Playwright has not handed over yet."""
+        known = set()
+        for page in self.context.pages:
+            with contextlib.suppress(PlaywrightError):  # closing, or crashed
+                known.add(self._target_id(page))
         try:
-            session = self._cdp(self.page)
-            if self._context_id is None:
-                info = session.send("Target.getTargetInfo")["targetInfo"]
-                self._context_id = info["browserContextId"]
-            targets = session.send("Target.getTargets")["targetInfos"]
+            targets = self._cdp(self.page).send("Target.getTargets")["targetInfos"]
         except PlaywrightError:
-            return False  # the tab is gone or crashed: there is nothing to wait on
-        tabs = sum(
-            target["type"] == "page"
-            and "subtype" not in target  # a prerendered page is not a window
-            and target["browserContextId"] == self._context_id
+            return set()  # the tab is gone or crashed: there is nothing to wait on
+        return {
+            target["targetId"]
             for target in targets
-        )
-        return tabs > len(self.context.pages)
+            if target["type"] == "page"
+            and "subtype" not in target  # a prerendered page is not a window
+            and target.get("openerId") in known
+            and target["targetId"] not in known
+            and target["targetId"] not in self._waited_out
+        }
+
+    def _target_id(self, page: Page) -> str:
+        target = self._target_ids.get(page)
+        if target is None:
+            info = self._cdp(page).send("Target.getTargetInfo")["targetInfo"]
+            target = self._target_ids[page] = info["targetId"]
+        return target
 
     def _wait_for_server(self, seconds: float) -> None:
         """Wait until our server has no request in flight, for at most ``seconds``: in a
@@ -816,6 +832,7 @@ class Session:
 
     def _forget_cdp(self, page: Page) -> None:
         self._cdp_sessions.pop(page, None)
+        self._target_ids.pop(page, None)
 
     def _cdp(self, page: Page) -> CDPSession:
         """The page's DevTools session, opened once."""
