@@ -81,44 +81,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             # On one pytest-xdist worker (``--dist loadgroup``), or each worker would build
             # the module's fixture (some drive a browser for half a minute) once more.
             item.add_marker(pytest.mark.xdist_group(f"module:{item.module.__name__}"))
-    # Stable: the tests of a unit, and the units not listed, keep their order.
-    items.sort(key=lambda item: _LONGEST_FIRST.get(_unit_of(item), len(_LONGEST_FIRST)))
-
-
-#: The units of work pytest-xdist hands out (a group, or a test in none) that took longest in
-#: ``make test`` (``--durations=0``, 2026-12-06), longest first. Each is started before the
-#: rest, so that no worker is left running a long one at the end while the others have
-#: finished (list scheduling, longest first): in that run, collection order left the workers
-#: idle for about 6% of its time at the end. (The template groups hold the oracle forced past
-#: each perturbation kind: tests/tasks/test_kinds_everywhere.py.)
-_LONGEST_FIRST = {
-    unit: rank
-    for rank, unit in enumerate(
-        [
-            "module:tests.test_fuzz",
-            "module:tests.test_ray",
-            "workflows.buy_requested_item",
-            "tests/test_plugins.py::test_the_example_plugin_lists_validates_and_earns_its_reward",
-            "module:tests.test_viewer",
-            "forms.file_expense_report",
-            "envserver",
-            "module:tests.test_llm",
-            "module:tests.test_bounds",
-            "tests/test_load.py::test_the_oracle_succeeds_on_a_saturated_machine_and_sees_what_"
-            "it_sees_on_a_quiet_one",
-            "module:tests.perturb.test_kinds",
-            "module:tests.observation.test_action_types",
-        ]
-    )
-}
-
-
-def _unit_of(item: pytest.Item) -> str:
-    """The group pytest-xdist schedules ``item`` in (``--dist loadgroup``), else its id."""
-    group = item.get_closest_marker("xdist_group")
-    if group is None:
-        return item.nodeid
-    return str(group.args[0] if group.args else group.kwargs.get("name", item.nodeid))
 
 
 @pytest.hookimpl(optionalhook=True)
