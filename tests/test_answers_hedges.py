@@ -32,6 +32,12 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
         4137,
         {},
         [
+            # an amount marked with its currency's code, joined to it, is money, not an id
+            ("$41.37 (USD44.00)", False),
+            ("$41.37, or USD44", False),
+            ("$41.37\n44.00USD", False),
+            ("It was USD41.37.", True),
+            ("41.37USD", True),
             # uncertainty in words, anywhere in the message
             ("The total is $41.37, though I'm not sure.", False),
             ("$41.37, I think.", False),
@@ -147,6 +153,12 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
         7,
         {},
         [
+            # the price's bound beside a count leaves the count as it is; the count's does not
+            ("7 products cost $25.00 or less.", True),
+            ("7 products are priced at or below $25.", True),
+            ("7 items at $25 and under.", True),
+            ("7 or fewer products cost $25.00 or less.", False),
+            ("7 products, or more, cost $25 or less.", False),
             ("There are about 7.", False),
             ("Around seven.", False),
             ("Roughly 7 messages.", False),
@@ -449,6 +461,23 @@ BARE_ID_ROWS = [
     ("Tracking 1ZVX40; or 1ZVX41.", False),
     ("1ZVX40/1", False),
 ]
+#: An id with no candidates beside it, and another of its shape written in groups, as a
+#: carrier prints it: a second id all the same, in a list, on a line of its own or labelled.
+GROUPED = "1ZK3F9Q2ZJ8W4T7B1C"
+GROUPED_ROWS = [
+    ("1ZK3 F9Q2 ZJ8W 4T7B 1C, 1Z7X H2M4 P9Q1 R5S8 D0", False),
+    ("1ZK3 F9Q2 ZJ8W 4T7B 1C\n1Z7X H2M4 P9Q1 R5S8 D0", False),
+    ("Tracking numbers: 1ZK3 F9Q2 ZJ8W 4T7B 1C and 1Z7X H2M4 P9Q1 R5S8 D0", False),
+    ("1ZK3F9Q2ZJ8W4T7B1C (the other shipment: 1Z7X H2M4 P9Q1 R5S8 D0)", False),
+    ("1ZK3F9Q2ZJ8W4T7B1C; second package 1Z 7X H2 M4 P9 Q1 R5 S8 D0", False),
+    ("1ZK3F9Q2ZJ8W4T7B1C - 1Z7X - H2M4 - P9Q1 - R5S8 - D0", False),
+    ("1ZK3F9Q2ZJ8W4T7B1C or 1Z7XH2M4P9 Q1R5S8D0", False),
+    # the answer itself in groups, and numbers of other things around it
+    ("Your tracking number is 1ZK3 F9Q2 ZJ8W 4T7B 1C (UPS).", True),
+    ("It's 1ZK3F9Q2ZJ8W4T7B1C: 3 items were shipped in 2 boxes on May 4.", True),
+    ("UPS 1ZK3F9Q2ZJ8W4T7B1C, order NM-50317-2, 2 of 3 items.", True),
+    ("1ZK3F9Q2ZJ8W4T7B1C (shipped from warehouse B12 in 2 boxes, 14 lb total)", True),
+]
 #: A product of the shop, every product its candidates: the runner-up named in part (its
 #: brand left out, in other words) is a second candidate all the same.
 POLO = "Harbor & Pine Women's Stretch Polo Shirt"
@@ -476,6 +505,7 @@ CASES = [
 ]
 CASES += [("name", "trip-notes.txt", FILES, text, ok) for text, ok in FILE_ROWS]
 CASES += [("identifier", "1ZVX40", {}, text, ok) for text, ok in BARE_ID_ROWS]
+CASES += [("identifier", GROUPED, {}, text, ok) for text, ok in GROUPED_ROWS]
 
 #: What two reviews of the count, total and source rules found, both ways: a part left out of
 #: a total, an addition to a count, a second value read on a source, in markdown, with two

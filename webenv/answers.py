@@ -153,9 +153,10 @@ _MARKED_MONEY = re.compile(
 _PLAIN_NUMBER = re.compile(rf"(?<![0-9.,])(-)?({_NUM}(?:\.[0-9]+)?){_END}")
 _HASH_ID = re.compile(r"(?:#|\bno\.)\s?[0-9]+", re.IGNORECASE)
 #: (The look-aheads stop at 64 characters, so that a long run costs a bounded look from each
-#: of its positions.)
+#: of its positions.) An amount with its currency's code ("USD61", "61.00USD") is money.
 _MIXED_TOKEN = re.compile(
-    r"\b(?=[A-Za-z0-9-]{0,64}[0-9])(?=[A-Za-z0-9-]{0,64}[A-Za-z])[A-Za-z0-9-]+\b"
+    r"\b(?!(?i:usd)[0-9][0-9.,]*\b|[0-9]+(?i:usd)\b)"
+    r"(?=[A-Za-z0-9-]{0,64}[0-9])(?=[A-Za-z0-9-]{0,64}[A-Za-z])[A-Za-z0-9-]+\b"
 )
 _RATING = re.compile(
     rf"(?<![0-9,.]){_NUM}(?:\.[0-9]+)?\s*(?:stars?\b|out of [0-9]+|%|percent\b)"
@@ -251,6 +252,14 @@ _OPEN = re.compile(
 _OPEN_COUNT = re.compile(
     r"(?<![$0-9.,])[0-9]+(?:\.[0-9])?\s*(?:\+|(?:stars?|reviews?|ratings?|items?)\s+or\s+"
     r"(?:more|higher|better|above)|(?:stars?\s+)?and\s+up)",
+    re.IGNORECASE,
+)
+#: An open-ended price beside a count ("12 products cost $25.00 or less", "at or under $25"):
+#: the price's bound, which leaves the count as it is.
+_OPEN_PRICE = re.compile(
+    r"\bat or (?:below|under|above|over|less than|more than)\s*\$\s?[0-9][0-9,.]*"
+    r"|\$\s?[0-9][0-9,.]*\s*(?:or (?:less|under|below|lower|cheaper|more|over|above|higher)"
+    r"|and (?:under|below|up|over|above))\b",
     re.IGNORECASE,
 )
 _ONE_ON_ONE = re.compile(r"\bone[- ]on[- ]ones?\b", re.IGNORECASE)
@@ -830,7 +839,49 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
         canonical = _canonical_id(token)
         if _same_shape(canonical, want):
             values.append(canonical)
+    # An id written in groups ("1Z7X H2M4 P9Q1 R5S8 D0") is an id all the same: of each run
+    # of groups, the longest stretch of two groups or more that has the expected id's shape.
+    for run in _id_group_runs(text):
+        stretches = []
+        for start in range(len(run) - 1):
+            joined = run[start]
+            for group in run[start + 1 :]:
+                joined += group
+                if len(joined) > len(want) + 2:
+                    break
+                if _same_shape(joined, want):
+                    stretches.append(joined)
+        if stretches and max(stretches, key=len) not in values:
+            values.append(max(stretches, key=len))
     return _Found(tuple(values))
+
+
+#: A group of letters and digits (dashes within it bind it: "NM-50317-2" is one group), and
+#: what may stand between two groups of one id.
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+_GROUP_GAP = re.compile(r" (?:- )?")
+
+
+def _id_group_runs(text: str) -> list[list[str]]:
+    """The runs of groups that may be one id written in groups: each group with a digit or
+    of capitals alone, a space or a spaced dash between each (prose words end a run)."""
+    runs: list[list[str]] = []
+    run: list[str] = []
+    end = -1
+    for match in _ALNUM_RUN.finditer(text):
+        group = _canonical_id(match[0])
+        id_like = any(ch.isdigit() for ch in group) or (len(group) > 1 and match[0].isupper())
+        joined = bool(run) and _GROUP_GAP.fullmatch(text[end : match.start()]) is not None
+        if not (id_like and joined):
+            if len(run) > 1:
+                runs.append(run)
+            run = []
+        if id_like:
+            run.append(group)
+        end = match.end()
+    if len(run) > 1:
+        runs.append(run)
+    return runs
 
 
 _MARK_BETWEEN = re.compile(r"[.,;:!?()\[\]]+(?=\s|$)|\s[-/]+\s")
@@ -2489,7 +2540,11 @@ def _offers_another_answer(
             ):
                 continue
             return f"{guess[0].strip()!r} offers another"
-        sentence = _blank(sentences[i], _OPEN_COUNT) if kind == "money" else sentences[i]
+        sentence = sentences[i]
+        if kind == "money":
+            sentence = _blank(sentence, _OPEN_COUNT)
+        elif kind == "number":
+            sentence = _blank(sentence, _OPEN_PRICE)
         found = _OPEN.search(sentence) if kind in _NUMBER_KINDS else None
         if kind in ("date", "time") and not found:
             found = _SHIFTED.search(sentences[i])

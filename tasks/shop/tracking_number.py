@@ -49,6 +49,12 @@ class TrackingNumber(TaskTemplate):
             "tracking": order["tracking_number"],
             "number": order["number"],
             "other_tracking": other["tracking_number"],
+            # Every other tracking number of the account: a second one named beside the
+            # answer, however written, is a hedge.
+            "others": sorted(
+                {o["tracking_number"] for o in orders if o["tracking_number"]}
+                - {order["tracking_number"]}
+            ),
         }
 
     def goals(self, params: Mapping[str, Any]) -> list[str]:
@@ -63,7 +69,7 @@ class TrackingNumber(TaskTemplate):
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
         # The order number is a candidate too: an agent may take one for the other.
-        others = [params["number"], params["other_tracking"]]
+        others = [params["number"], *params["others"]]
         self.check_answer(checks, answer, params["tracking"], candidates=others)
         expect_unchanged(checks, world, "orders")
         return checks.result()

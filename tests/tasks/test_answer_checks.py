@@ -18,6 +18,16 @@ SEED = 1
 Params = Mapping[str, Any]
 
 
+def grouped(tracking: str) -> str:
+    """A tracking number as a carrier prints it: in groups of four."""
+    return " ".join(tracking[i : i + 4] for i in range(0, len(tracking), 4))
+
+
+def _unlisted(p: Params) -> str:
+    """A tracking number of another of the account's orders than the near-miss's."""
+    return next(t for t in p["others"] if t != p["other_tracking"])
+
+
 def money(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
@@ -48,6 +58,13 @@ ANSWERS = [
     ("shop.top_rated_under_price", lambda p: f"The {p['product']}, {p['budget']} or less.", True),
     ("shop.tracking_number", lambda p: f"Tracking number: {p['tracking']}", True),
     ("shop.tracking_number", lambda p: f"The UPS number is “{p['tracking'].lower()}”.", True),
+    ("shop.tracking_number", lambda p: f"Tracking: {grouped(p['tracking'])}.", True),
+    # Another order's number beside it, in a carrier's groups: any order of the account's.
+    (
+        "shop.tracking_number",
+        lambda p: f"Tracking numbers: {grouped(p['tracking'])}, {grouped(_unlisted(p))}",
+        False,
+    ),
     ("shop.order_total", lambda p: f"Order {p['number']} came to {money(p['total_cents'])}.", True),
     ("mail.attachment_name", lambda p: f"The file is {p['filename']}", True),
     ("mail.contact_phone", lambda p: "".join(c for c in p["phone"] if c.isdigit()), True),
