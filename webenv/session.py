@@ -445,13 +445,28 @@ class Session:
         the ``background`` the tab is listed and the active tab stays where it was (Chromium
         does not render a background tab, so the step must not wait for it to settle);
         else the new tab becomes the active one. A click that opens nothing (the page
-        cancelled it) is no error."""
+        cancelled it) is no error, and neither is one on a link to a file: the browser
+        downloads it (and the download is refused) instead of opening a tab, so the wait
+        ends there, not at the action bound."""
         active = self.page
+        before = set(self.context.pages)
+        downloads: list[object] = []
+
+        def began(download: object) -> None:
+            downloads.append(download)
+
+        active.on("download", began)
+        deadline = time.monotonic() + self.timeouts.action / 1000
         try:
-            with self.context.expect_page(timeout=self.timeouts.action):
-                act()
-        except PlaywrightTimeoutError:
-            return
+            act()
+            while not downloads and set(self.context.pages) <= before:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                with contextlib.suppress(PlaywrightTimeoutError):
+                    self.context.wait_for_event("page", timeout=min(left, 0.1) * 1000)
+        finally:
+            active.remove_listener("download", began)
         if background and not active.is_closed():
             self.page = active
 

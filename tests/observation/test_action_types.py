@@ -13,6 +13,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -743,6 +744,22 @@ def test_downloads_are_refused_and_do_not_hang(page):
             download.path()
     for folder in watched:
         assert _listing(folder) == before[folder], f"a download landed in {folder}"
+
+
+@performs("click")
+def test_a_middle_click_on_a_link_to_a_file_does_not_wait_for_a_tab(page):
+    # The browser downloads the file (refused) and opens no tab: the step does not wait out
+    # the action timeout for one (30 s here, so that a click that waits it out is told apart
+    # from a slow one on a busy machine).
+    page.session.timeouts = replace(page.session.timeouts, action=30_000)
+    page.open("downloads")
+    for link in ("Download report", "Export CSV"):
+        started = time.monotonic()
+        assert page.act(f'click("{page.id_of("link", link)}", button="middle")') == ""
+        took = time.monotonic() - started
+        assert took < 15, f"middle-clicking {link!r} took {took:.1f} s"
+        assert page.session.page.url == f"{page.base}/downloads"  # the agent stays on it
+        assert page.tree().has("heading", "Downloads")
 
 
 # -- several actions in one step --------------------------------------------------------------
