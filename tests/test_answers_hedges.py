@@ -32,6 +32,13 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
         4137,
         {},
         [
+            # a confidence short of certainty is doubt; a split is not
+            ("$41.37 (70% confidence)", False),
+            ("$41.37 (low confidence)", False),
+            ("$41.37, 50/50.", False),
+            ("$41.37, fifty-fifty", False),
+            ("The total is $41.37, split 50/50 with Sam.", True),
+            ("$41.37 (100% sure)", True),
             # an amount marked with its currency's code, joined to it, is money, not an id
             ("$41.37 (USD44.00)", False),
             ("$41.37, or USD44", False),

@@ -325,6 +325,12 @@ _UNSURE = re.compile(
     r"|\b(?:I'?d|I would|I'?ll|I) (?:wager|bet)\b|\bgrain of salt\b|\bmy bet\b|\bI'?m betting\b"
     r"|\bput (?:money|my money) on\b|\bodds are\b|\b(?:is|are|was|were) said to be\b"
     r"|\breasonably (?:sure|confident|certain)\b"
+    # a confidence short of certainty: "70% confidence", "low confidence", "50/50"
+    r"|\b(?:[1-9]?[0-9](?:\.[0-9]+)?) ?%\s*(?:confidence|confident|certainty|certain|sure|likely)\b"
+    r"|\b(?:low|medium|moderate|fair|some|limited|partial) confidence\b"
+    # (a chance, not a split: "split 50/50" is no doubt)
+    r"|(?<![0-9/])(?<!split )(?:50 ?/ ?50|fifty[- ]fifty)(?=\s*(?:[.,;:!?)\]]|$))"
+    r"|\bcoin[- ]?flip\b|\btoss[- ]?up\b"
     r"|\bif my (?:notes|records|reading|math|maths|count|counting) (?:is|are) (?:right|correct"
     r"|accurate)\b"
     r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
