@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import shutil
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -41,12 +43,30 @@ _MAX_START_FAILURES = 3
 Report = Callable[[EpisodeResult], None]
 
 
+def exit_with_parent() -> None:
+    """End this worker process as soon as the process that started it has ended, however it
+    ended (killed, say), rather than go on with work whose results nobody will read: an
+    episode, an audit of a template on thirty seeds. Its Playwright driver, and with it its
+    Chromium, end with it; its temporary files go with the next run's sweep
+    (:mod:`webenv.scratch`)."""
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.sentinel is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="webenv-exit-with-parent", daemon=True).start()
+
+
 def worker_main(conn: Connection, config: EvalConfig, scratch: str | None = None) -> None:
     """A worker's loop: receive an :class:`Episode`, send back ``("result", EpisodeResult)``;
     ``None`` ends it. Misconfiguration is sent back as ``("fatal", message)``. Temporary
     files go to ``scratch`` (for this process and the Playwright driver and Chromium it
     starts)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    exit_with_parent()
     if scratch is not None:
         use_scratch(scratch)
     try:

@@ -21,7 +21,7 @@ from ..errors import WebEnvError
 from ..registration import register_envs
 from ..scratch import new_scratch, use_scratch
 from ..tasks import TaskTemplate, env_id, register, registered
-from ..workers import how_it_ended
+from ..workers import exit_with_parent, how_it_ended
 from .report import RUN, Case, CheckReport, TemplateReport
 
 
@@ -53,6 +53,7 @@ def _worker(
     from .audit import validate_template  # the worker's own import of the audit
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    exit_with_parent()
     use_scratch(scratch)
     try:
         cls = _template_class(*where)
