@@ -513,6 +513,12 @@ CASES = [
 CASES += [("name", "trip-notes.txt", FILES, text, ok) for text, ok in FILE_ROWS]
 CASES += [("identifier", "1ZVX40", {}, text, ok) for text, ok in BARE_ID_ROWS]
 CASES += [("identifier", GROUPED, {}, text, ok) for text, ok in GROUPED_ROWS]
+#: A state and ZIP code beside an id is an address, not an id in groups.
+CASES += [
+    ("identifier", "NM-10421-7", {}, "Order NM-10421-7, shipped to Springfield, IL 62704.", True),
+    ("identifier", "CLM-48213377", {}, "CLM-48213377, from Springfield, IL 62704-1234.", True),
+    ("identifier", "CLM-48213377", {}, "CLM-48213377 or CLM 4821 3378", False),
+]
 
 #: What two reviews of the count, total and source rules found, both ways: a part left out of
 #: a total, an addition to a count, a second value read on a source, in markdown, with two

@@ -846,7 +846,9 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
         if _same_shape(canonical, want):
             values.append(canonical)
     # An id written in groups ("1Z7X H2M4 P9Q1 R5S8 D0") is an id all the same: of each run
-    # of groups, the longest stretch of two groups or more that has the expected id's shape.
+    # of groups, the longest stretch of two groups or more that has the expected id's shape
+    # and begins as it does (another of its family: "1Z…" beside "1Z…"; not the "IL 62704"
+    # of an address beside an order number).
     for run in _id_group_runs(text):
         stretches = []
         for start in range(len(run) - 1):
@@ -855,7 +857,7 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
                 joined += group
                 if len(joined) > len(want) + 2:
                     break
-                if _same_shape(joined, want):
+                if _same_shape(joined, want) and joined[:2] == want[:2]:
                     stretches.append(joined)
         if stretches and max(stretches, key=len) not in values:
             values.append(max(stretches, key=len))
