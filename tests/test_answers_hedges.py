@@ -39,6 +39,15 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("$41.37, fifty-fifty", False),
             ("The total is $41.37, split 50/50 with Sam.", True),
             ("$41.37 (100% sure)", True),
+            ("$41.37 — it's 50-50.", False),
+            ("$41.37, but it's a 50/50 chance.", False),
+            ("$41.37 — a coin toss, honestly.", False),
+            ("$41.37, 70 percent sure.", False),
+            ("$41.37, though I'm only moderately confident.", False),
+            ("$41.37 (not fully confident).", False),
+            ("$41.37 — even odds.", False),
+            ("Split it 50/50: $41.37 each.", True),
+            ("If you go 50/50, you each owe $41.37.", True),
             # an amount marked with its currency's code, joined to it, is money, not an id
             ("$41.37 (USD44.00)", False),
             ("$41.37, or USD44", False),
@@ -164,6 +173,7 @@ ROWS: dict[str, tuple[object, dict[str, object], list[tuple[str, bool]]]] = {
             ("7 products cost $25.00 or less.", True),
             ("7 products are priced at or below $25.", True),
             ("7 items at $25 and under.", True),
+            ("7 products cost 25 dollars or less.", True),
             ("7 or fewer products cost $25.00 or less.", False),
             ("7 products, or more, cost $25 or less.", False),
             ("There are about 7.", False),
@@ -513,11 +523,15 @@ CASES = [
 CASES += [("name", "trip-notes.txt", FILES, text, ok) for text, ok in FILE_ROWS]
 CASES += [("identifier", "1ZVX40", {}, text, ok) for text, ok in BARE_ID_ROWS]
 CASES += [("identifier", GROUPED, {}, text, ok) for text, ok in GROUPED_ROWS]
-#: A state and ZIP code beside an id is an address, not an id in groups.
+#: A state and ZIP code beside an id is an address, and capitals a brand or a model: not an id
+#: in groups.
 CASES += [
     ("identifier", "NM-10421-7", {}, "Order NM-10421-7, shipped to Springfield, IL 62704.", True),
     ("identifier", "CLM-48213377", {}, "CLM-48213377, from Springfield, IL 62704-1234.", True),
     ("identifier", "CLM-48213377", {}, "CLM-48213377 or CLM 4821 3378", False),
+    ("identifier", "NM-10421-7", {}, "Order NM-10421-7 ships to Santa Fe, NM 87501.", True),
+    ("identifier", "COA-48213377", {}, "COA-48213377. New address: Denver, CO 80202-1234.", True),
+    ("identifier", GROUPED, {}, f"Your 1 ZOTAC RTX 4090 24GB shipped: {GROUPED}.", True),
 ]
 
 #: What two reviews of the count, total and source rules found, both ways: a part left out of

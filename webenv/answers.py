@@ -258,7 +258,8 @@ _OPEN_COUNT = re.compile(
 #: the price's bound, which leaves the count as it is.
 _OPEN_PRICE = re.compile(
     r"\bat or (?:below|under|above|over|less than|more than)\s*\$\s?[0-9][0-9,.]*"
-    r"|\$\s?[0-9][0-9,.]*\s*(?:or (?:less|under|below|lower|cheaper|more|over|above|higher)"
+    r"|(?:\$\s?[0-9][0-9,.]*|\b[0-9][0-9,.]*\s?(?:dollars?|usd|bucks)\b)"
+    r"\s*(?:or (?:less|under|below|lower|cheaper|more|over|above|higher)"
     r"|and (?:under|below|up|over|above))\b",
     re.IGNORECASE,
 )
@@ -326,11 +327,16 @@ _UNSURE = re.compile(
     r"|\bput (?:money|my money) on\b|\bodds are\b|\b(?:is|are|was|were) said to be\b"
     r"|\breasonably (?:sure|confident|certain)\b"
     # a confidence short of certainty: "70% confidence", "low confidence", "50/50"
-    r"|\b(?:[1-9]?[0-9](?:\.[0-9]+)?) ?%\s*(?:confidence|confident|certainty|certain|sure|likely)\b"
-    r"|\b(?:low|medium|moderate|fair|some|limited|partial) confidence\b"
-    # (a chance, not a split: "split 50/50" is no doubt)
-    r"|(?<![0-9/])(?<!split )(?:50 ?/ ?50|fifty[- ]fifty)(?=\s*(?:[.,;:!?)\]]|$))"
-    r"|\bcoin[- ]?flip\b|\btoss[- ]?up\b"
+    r"|\b[1-9]?[0-9](?:\.[0-9]+)?[ -]?(?:%|percent\b)[\s-]*"
+    r"(?:confidence|confident|certainty|certain|sure|likely)\b"
+    r"|\b(?:low|medium|moderate|fair|some|limited|partial)[- ]confidence\b"
+    r"|\bnot (?:very |fully |entirely |completely |totally |that |too |high |full )?"
+    r"confiden(?:t|ce)\b|\b(?:moderately|somewhat|fairly|partly|only partly) confident\b"
+    # (a chance, not a split: "split it 50/50", "shared 50-50" are no doubt)
+    r"|(?<![0-9/:-])(?<!split )(?<!split it )(?<!shared )(?<!divided )(?<!go )(?<!going )"
+    r"(?:50 ?[/:-] ?50|fifty[- /]fifty)(?![0-9/:-])"
+    r"(?=\s*(?:[.,;:!?)\]]|$|(?:chance|odds|call|shot|guess|bet)\b|on (?:it|that|this)\b))"
+    r"|\bcoin[- ]?(?:flip|toss)\b|\btoss[- ]?up\b|\beven odds\b"
     r"|\bif my (?:notes|records|reading|math|maths|count|counting) (?:is|are) (?:right|correct"
     r"|accurate)\b"
     r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
@@ -871,14 +877,16 @@ _GROUP_GAP = re.compile(r" (?:- )?")
 
 
 def _id_group_runs(text: str) -> list[list[str]]:
-    """The runs of groups that may be one id written in groups: each group with a digit or
-    of capitals alone, a space or a spaced dash between each (prose words end a run)."""
+    """The runs of groups that may be one id written in groups: each group with a digit, a
+    space or a spaced dash between each. Words end a run, capitals too: a state before its
+    ZIP code, a brand or a model ("NM 87501", "ZOTAC RTX 4090") are no id's groups. (An id
+    with a group of letters alone is caught where the task lists it among the candidates.)"""
     runs: list[list[str]] = []
     run: list[str] = []
     end = -1
     for match in _ALNUM_RUN.finditer(text):
         group = _canonical_id(match[0])
-        id_like = any(ch.isdigit() for ch in group) or (len(group) > 1 and match[0].isupper())
+        id_like = any(ch.isdigit() for ch in group)
         joined = bool(run) and _GROUP_GAP.fullmatch(text[end : match.start()]) is not None
         if not (id_like and joined):
             if len(run) > 1:
