@@ -105,9 +105,6 @@ WALKS: dict[str, Walk] = {
     "webenv validate --tasks shop.* --seeds 30 --workers 2 --json runs/validate.json --resume": (
         Start(r"^shop\.\w+: the oracle under ")
     ),
-    "webenv validate --seeds 30 --workers 3 --json audits/validate-seeds30.json --resume": (
-        Start(r": the oracle under ")
-    ),
     "webenv validate --tasks my_site.my_task --profiles none --seeds 2": Finish(
         r"1 of 1 templates? passed every check",
         instead="webenv validate --tasks shop.order_total --profiles none --seeds 2",
