@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 
-def descendants() -> dict[int, bytes]:
-    """``{pid: command line}`` of every process descended from this one."""
+def descendants(root: int | None = None) -> dict[int, bytes]:
+    """``{pid: command line}`` of every process descended from ``root`` (this process)."""
+    root = os.getpid() if root is None else root
     parents: dict[int, int] = {}
     commands: dict[int, bytes] = {}
     for entry in Path("/proc").iterdir():
@@ -27,7 +28,7 @@ def descendants() -> dict[int, bytes]:
     def descends(pid: int) -> bool:
         while pid > 1:
             pid = parents.get(pid, 0)
-            if pid == os.getpid():
+            if pid == root:
                 return True
         return False
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import descendants
+
 WEBENV = [sys.executable, "-m", "webenv.cli"]
 #: An agent that thinks for ten minutes before its first action, as a slow model may.
 SLOW_AGENT = """
@@ -35,28 +37,6 @@ COMMANDS = {
 }
 
 
-def _tree(root: int) -> dict[int, str]:
-    """``{pid: state}`` of ``root`` and every process descended from it (state as in
-    /proc/PID/stat: ``Z`` for a zombie)."""
-    parents, states = {}, {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            states[int(entry.name)], parents[int(entry.name)] = fields[0], int(fields[1])
-
-    def under(pid: int) -> bool:
-        while pid > 1:
-            if pid == root:
-                return True
-            pid = parents.get(pid, 0)
-        return False
-
-    return {pid: state for pid, state in states.items() if under(pid)}
-
-
 def _running(pids: set[int]) -> set[int]:
     running = set()
     for pid in pids:
@@ -67,16 +47,6 @@ def _running(pids: set[int]) -> set[int]:
         if state != "Z":
             running.add(pid)
     return running
-
-
-def _chromium_in(pids: set[int]) -> bool:
-    for pid in pids:
-        try:
-            if b"chromium" in Path(f"/proc/{pid}/cmdline").read_bytes().lower():
-                return True
-        except OSError:
-            continue
-    return False
 
 
 @pytest.mark.browser  # Chromium in processes of their own
@@ -90,12 +60,12 @@ def test_workers_end_when_their_command_is_killed(tmp_path, command):
     left: set[int] = set()
     try:
         deadline = time.monotonic() + 180
-        while not _chromium_in(left := set(_tree(process.pid)) - {process.pid}):
+        while not any(b"chromium" in line for line in descendants(process.pid).values()):
             assert process.poll() is None, f"webenv {command} ended before its worker worked"
             assert time.monotonic() < deadline, "no worker started a browser in 3 minutes"
             time.sleep(0.2)
         time.sleep(1)  # the worker at work
-        left = set(_tree(process.pid)) - {process.pid}
+        left = set(descendants(process.pid))
         process.send_signal(signal.SIGKILL)
         process.wait(10)
         deadline = time.monotonic() + 60
@@ -104,6 +74,7 @@ def test_workers_end_when_their_command_is_killed(tmp_path, command):
         assert not _running(left), f"still running after webenv {command} was killed"
     finally:
         if process.poll() is None:
+            left |= set(descendants(process.pid))
             process.kill()
         for pid in _running(left):  # a failed test leaves nothing behind either
             with contextlib.suppress(ProcessLookupError):

@@ -856,17 +856,18 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
     # and begins as it does (another of its family: "1Z…" beside "1Z…"; not the "IL 62704"
     # of an address beside an order number).
     for run in _id_group_runs(text):
-        stretches = []
+        longest = ""
         for start in range(len(run) - 1):
             joined = run[start]
             for group in run[start + 1 :]:
                 joined += group
                 if len(joined) > len(want) + 2:
                     break
-                if _same_shape(joined, want) and joined[:2] == want[:2]:
-                    stretches.append(joined)
-        if stretches and max(stretches, key=len) not in values:
-            values.append(max(stretches, key=len))
+                same_family = joined[:2] == want[:2] and _same_shape(joined, want)
+                if same_family and len(joined) > len(longest):
+                    longest = joined
+        if longest and longest not in values:
+            values.append(longest)
     return _Found(tuple(values))
 
 
