@@ -46,6 +46,9 @@ IDLE_TIMEOUT = 3.0
 #: What shows the page itself: the page may show an order's total; the agent's own action
 #: (echoed in last_action) holds its answer. Everything else must hold no secret.
 PAGE_KEYS = ("axtree", "dom", "tabs", "url", "focused", "dialog", "last_action")
+#: The session's and the episode's handles: random hex (uuid4), so they carry nothing of the
+#: task, yet one in about 2,000 holds a given four digits (a total of $48.57 is 4857 in cents).
+RANDOM_KEYS = ("session_id", "episode_id")
 #: One server for the module: its tests run on one pytest-xdist worker.
 pytestmark = pytest.mark.xdist_group("envserver")
 
@@ -62,14 +65,23 @@ def _hidden(served: Served, session_id: str) -> dict[str, str]:
 
 
 def _without_page(frame: Any) -> Any:
-    """A frame with the page's own text left out (see PAGE_KEYS)."""
-    frame = json.loads(json.dumps(frame))
+    """A frame with the page's own text (see PAGE_KEYS) and the random handles (see
+    RANDOM_KEYS) left out."""
+    frame = _without_random_handles(json.loads(json.dumps(frame)))
     data = frame.get("data", frame)
     observation = data.get("observation") if isinstance(data, dict) else None
     if isinstance(observation, dict):
         for key in PAGE_KEYS:
             observation.pop(key, None)
     return frame
+
+
+def _without_random_handles(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_random_handles(v) for k, v in value.items() if k not in RANDOM_KEYS}
+    if isinstance(value, list):
+        return [_without_random_handles(v) for v in value]
+    return value
 
 
 # -- OpenEnv's own client ---------------------------------------------------------------------
@@ -169,7 +181,8 @@ def test_four_concurrent_sessions_of_mixed_tasks_earn_their_rewards_and_leak_not
         hidden = frames.pop(-2)["hidden"]  # (the last frame is the state's)
         assert hidden, task  # there is something to hide
         for frame in frames:
-            assert not leaked(_without_page(frame), hidden), (task, leaked(frame, hidden))
+            public = _without_page(frame)
+            assert not leaked(public, hidden), (task, leaked(public, hidden), frame)
     assert len({results[task][2] for task in TASKS}) == 4  # four sessions
     public = [httpx.get(served.http + path).json() for path in ("/health", "/schema", "/metadata")]
     assert public[0]["browser"]["connected"] is True and public[0]["sessions"]["max"] == 4
