@@ -176,6 +176,8 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "Wednesday the 4th of March, 2026",
             "04.03.2026",
             "On 4.3.2026 at 2:30 PM.",
+            "2026.03.04",
+            "Delivered on 2026.3.4.",
         ],
         [
             "2026-03-05",
@@ -186,6 +188,9 @@ TABLE: dict[str, tuple[object, dict[str, object], list[str], list[str]]] = {
             "4/3/2026",
             "03.04.2026",
             "04.03.2026 or 05.03.2026",
+            "2026.03.04 or 2026.03.05",
+            "v2026.03.04",
+            "2026.04.03",
             "2026-02-30",
             "February 30",
             "March 4, 2025",

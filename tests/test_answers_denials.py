@@ -192,12 +192,16 @@ def test_where_a_most_is_asked_for_up_to_states_it(text, as_most, otherwise):
         ("money", 48425, "The total was $484.25, not $264.14 (only the largest item).", True),
         ("money", 3142, "It's $31.42, not $35.00.", True),
         ("money", 3142, "It's not $35.00, it's $31.42.", True),
+        ("money", 3142, "The total isn't $35.00; it's $31.42.", True),
+        ("money", 3142, "The order total was not $35.00, it was $31.42.", True),
+        ("number", 8, "The count isn't 7, it's 8.", True),
         ("money", 6622, "$66.22, not $62.00 as I first thought.", True),
         ("number", 7, "Not 8 — 7.", True),
         ("time", time(14, 30), "2:30 PM, not 3:00 PM as the old invite said.", True),
         ("date", date(2026, 3, 4), "March 4, 2026, not March 5.", True),
         # ... the right one ruled out is a wrong answer ...
         ("money", 3142, "It's $35.00, not $31.42.", False),
+        ("money", 3500, "The total isn't $35.00; it's $31.42.", False),
         # ... and one brought back under a condition, with doubt or after "if" or "or" offers it
         ("money", 3142, "$31.42, if not $35.00", False),
         ("money", 3142, "$31.42 or not $35.00", False),
@@ -205,6 +209,8 @@ def test_where_a_most_is_asked_for_up_to_states_it(text, as_most, otherwise):
         ("money", 3142, "$31.42. Not $35.00 though, unless tax counts.", False),
         ("money", 3142, "$31.42, not $35.00 with shipping", False),
         ("money", 3142, "$31.42, not $35.00 — or maybe $35.00", False),
+        ("money", 3142, "The total isn't $35.00, unless tax counts; it's $31.42.", False),
+        ("money", 3142, "The total is $31.42, or it isn't $35.00", False),
         ("number", 7, "7 (not 8, I think)", False),
     ],
 )  # fmt: skip

@@ -30,13 +30,15 @@ Kinds and how each is read:
 
 - ``money``: "$1,204.50", "1204.50 dollars", "USD 7"; unmarked amounts only when the message
   marks none. Dates, times, phone numbers, ratings and ids ("#1042", "NM-10234-5") are skipped.
-- ``number``: a count or quantity; dates, times, money, phones and ids are skipped; "twelve"
-  is read when no digits are written. Counts that sum to a total named as one ("Inbox: 2,
+- ``number``: a count or quantity; dates, times, money, phones, ids and ratings are skipped
+  (so is a rating's bound: "12 products rated 4 stars or more"); "twelve" is read when no
+  digits are written. Counts that sum to a total named as one ("Inbox: 2,
   Archive: 2. Total: 4") are its parts: the total is the answer.
-- ``date``: ISO "2026-03-04", US numeric "3/4/2026" (month first, as in the US: "3/4" is
-  March 4, never April 3; "20/1" is January 20, its one reading), with dots day first
-  "04.03.2026" (March 4), written "March 4th, 2026", "4 March 2026", "Wed, Mar 4". A date
-  without a year takes ``year=`` when the task knows it, else fails. "2026-02-30" is no date.
+- ``date``: ISO "2026-03-04" (also "2026/03/04", "2026.03.04"), US numeric "3/4/2026" (month
+  first, as in the US: "3/4" is March 4, never April 3; "20/1" is January 20, its one
+  reading), with dots day first "04.03.2026" (March 4), written "March 4th, 2026", "4 March
+  2026", "Wed, Mar 4". A date without a year takes ``year=`` when the task knows it, else
+  fails. "2026-02-30" is no date.
 - ``time``: "2:30 PM", "2pm", "14:30", "noon"; a bare "2:30" (an hour from 1 to 6) means the
   afternoon, as "the meeting is at 2:30" does; "9:30" and "02:30" mean the morning.
 - ``phone``: a US number in any common format, with or without +1 or 1.
@@ -107,7 +109,11 @@ _YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
 
 _MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
-_ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])")
+#: Year first: "2026-03-04", "2026/03/04", "2026.03.04" (not a version, "v2026.3.1", nor a
+#: longer run of dotted numbers, "1.2026.03.04.5").
+_ISO_DATE = re.compile(
+    r"(?<![0-9A-Za-z.])([0-9]{4})([-/.])([0-9]{1,2})\2([0-9]{1,2})(?![0-9]|\.[0-9])"
+)
 _DASHED_DATE = re.compile(
     rf"(?<![0-9])([0-9]{{1,2}})-{_MONTH}-([0-9]{{4}})(?![0-9])", re.IGNORECASE
 )
@@ -263,6 +269,21 @@ _OPEN_PRICE = re.compile(
     r"|and (?:under|below|up|over|above))\b",
     re.IGNORECASE,
 )
+#: A rating's bound beside a count ("12 products rated 4 stars or more", "4+ stars", "rated
+#: at least 4.5"): the rating's, which a count never reads (ratings are another kind's), so
+#: it leaves the count as it is.
+_RATING_BOUND = re.compile(
+    r"(?<![0-9.,$])[0-9](?:\.[0-9])?\s*(?:\+\s*|(?:or|and) (?:more|higher|better|above|up|over)\s+)"
+    r"(?:-?\s*stars?\b)"
+    r"|(?<![0-9.,$])[0-9](?:\.[0-9])?(?:\s*|-)stars?\s+(?:or|and) (?:more|higher|better|above|up"
+    r"|over)\b"
+    r"|\brat(?:ed|ing)\s+(?:of\s+)?(?:at least|above|over|higher than|better than"
+    r"|no (?:less|lower) than)\s+[0-9](?:\.[0-9])?(?:\s*stars?\b)?"
+    r"|\brat(?:ed|ing)\s+(?:of\s+)?[0-9](?:\.[0-9])?\s*(?:stars?\s+)?(?:\+|(?:or|and) "
+    r"(?:more|higher|better|above|up|over)\b)"
+    r"|\b(?:at least|a minimum of)\s+[0-9](?:\.[0-9])?\s*stars?\b",
+    re.IGNORECASE,
+)
 _ONE_ON_ONE = re.compile(r"\bone[- ]on[- ]ones?\b", re.IGNORECASE)
 #: What states a most, where a most is asked for: "up to $X", "at most $X", "a maximum of $X",
 #: "$X max", "$X at the most".
@@ -337,6 +358,12 @@ _UNSURE = re.compile(
     r"(?:50 ?[/:-] ?50|fifty[- /]fifty)(?![0-9/:-])"
     r"(?=\s*(?:[.,;:!?)\]]|$|(?:chance|odds|call|shot|guess|bet)\b|on (?:it|that|this)\b))"
     r"|\bcoin[- ]?(?:flip|toss)\b|\btoss[- ]?up\b|\beven odds\b"
+    # odds or a probability given to the answer: "60/40 odds", "p=0.7", "a crapshoot", "my
+    # confidence is about 70%"
+    r"|(?<![0-9/:-])[1-9][0-9]\s?[/:-]\s?[1-9][0-9]\s+(?:odds|chance|shot|guess|bet)\b"
+    r"|\bp\s?[=\u2248~]\s?0?\.[0-9]+\b|\bcrap ?shoot\b|\bshot in the dark\b"
+    r"|\bconfidence(?: level)?(?: is| of| at| around| about| roughly| ~)*\s*(?<![0-9])"
+    r"[1-9]?[0-9](?:\.[0-9]+)?\s?(?:%|percent\b)"
     r"|\bif my (?:notes|records|reading|math|maths|count|counting) (?:is|are) (?:right|correct"
     r"|accurate)\b"
     r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
@@ -2365,11 +2392,15 @@ def _denied(kind: str, text: str, expected: Any, value: Any, year: int | None) -
 
 
 #: A denial that rules a value out as a correction does, at the start of a clause: "$31.42, not
-#: $35.00", "(not $35.00)", "It's not $35.00; it's $31.42.", "— not the 4th". Not after "if",
-#: "or", "whether" (then it offers the value: "$31.42, if not $35.00").
+#: $35.00", "(not $35.00)", "It's not $35.00; it's $31.42.", "The total isn't $35.00; it's
+#: $31.42.", "— not the 4th". Not after "if", "or", "whether" (then it offers the value:
+#: "$31.42, if not $35.00").
 _RULED_OUT = re.compile(
     r"(?:^|(?<=[,;(\[])|(?<=\s-)|(?<=[.!?:])\s)\s*(?:but\s+)?"
-    r"(?:(?:it|that)(?:'s|\s+is|\s+was)\s+)?(?:not|never|(?:it|that)\s+(?:is|was)n'?t)\s+"
+    r"(?:(?:(?:it|that)|(?:the|my|your|our|his|her|their|its|this|that)(?:\s+[a-z-]+){1,3})"
+    r"(?:'s|\s+is|\s+was)\s+)?"
+    r"(?:not|never|(?:it|that|(?:the|my|your|our|his|her|their|its|this|that)(?:\s+[a-z-]+){1,3})"
+    r"\s+(?:is|was)n'?t)\s+"
     r"(?:the\s+|on\s+|at\s+)?",
     re.IGNORECASE,
 )
@@ -2540,6 +2571,8 @@ def _offers_another_answer(
     inside = re.compile("|".join(sorted(spelled, key=len, reverse=True)), re.I) if spelled else None
     for i in giving:
         said = inside.sub(" ", sentences[i]) if inside is not None else sentences[i]
+        if kind == "number":
+            said = _blank(said, _RATING_BOUND)
         near = _UNSURE_NEAR.search(sentences[i])
         if near:
             return f"{near[0].strip()!r} says it is not sure"
@@ -2561,7 +2594,7 @@ def _offers_another_answer(
         if kind == "money":
             sentence = _blank(sentence, _OPEN_COUNT)
         elif kind == "number":
-            sentence = _blank(sentence, _OPEN_PRICE)
+            sentence = _blank(sentence, _OPEN_PRICE, _RATING_BOUND)
         found = _OPEN.search(sentence) if kind in _NUMBER_KINDS else None
         if kind in ("date", "time") and not found:
             found = _SHIFTED.search(sentences[i])
