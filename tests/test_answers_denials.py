@@ -211,6 +211,13 @@ def test_where_a_most_is_asked_for_up_to_states_it(text, as_most, otherwise):
         ("money", 3142, "$31.42, not $35.00 — or maybe $35.00", False),
         ("money", 3142, "The total isn't $35.00, unless tax counts; it's $31.42.", False),
         ("money", 3142, "The total is $31.42, or it isn't $35.00", False),
+        # ... and so does a subject that doubts or names another candidate
+        ("money", 3142, "The total probably isn't $35.00; it's $31.42.", False),
+        ("number", 7, "The count I think isn't 8; it's 7.", False),
+        ("number", 7, "7. The answer maybe isn't 8.", False),
+        ("number", 7, "7. The answer or eight isn't 0.", False),
+        ("money", 3142, "The total is $31.42. The other candidate isn't $35.00.", False),
+        ("money", 3142, "$31.42 - my best guess isn't $35.00.", False),
         ("number", 7, "7 (not 8, I think)", False),
     ],
 )  # fmt: skip

@@ -34,11 +34,11 @@ Kinds and how each is read:
   (so is a rating's bound: "12 products rated 4 stars or more"); "twelve" is read when no
   digits are written. Counts that sum to a total named as one ("Inbox: 2,
   Archive: 2. Total: 4") are its parts: the total is the answer.
-- ``date``: ISO "2026-03-04" (also "2026/03/04", "2026.03.04"), US numeric "3/4/2026" (month
-  first, as in the US: "3/4" is March 4, never April 3; "20/1" is January 20, its one
-  reading), with dots day first "04.03.2026" (March 4), written "March 4th, 2026", "4 March
-  2026", "Wed, Mar 4". A date without a year takes ``year=`` when the task knows it, else
-  fails. "2026-02-30" is no date.
+- ``date``: ISO "2026-03-04" (also "2026/03/04"; not joined to another number, "2026-03-04/05"),
+  US numeric "3/4/2026" (month first, as in the US: "3/4" is March 4, never April 3; "20/1"
+  is January 20, its one reading), with dots day first "04.03.2026" (March 4), written "March
+  4th, 2026", "4 March 2026", "Wed, Mar 4". A date without a year takes ``year=`` when the
+  task knows it, else fails. "2026-02-30" is no date.
 - ``time``: "2:30 PM", "2pm", "14:30", "noon"; a bare "2:30" (an hour from 1 to 6) means the
   afternoon, as "the meeting is at 2:30" does; "9:30" and "02:30" mean the morning.
 - ``phone``: a US number in any common format, with or without +1 or 1.
@@ -109,11 +109,7 @@ _YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
 
 _MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
-#: Year first: "2026-03-04", "2026/03/04", "2026.03.04" (not a version, "v2026.3.1", nor a
-#: longer run of dotted numbers, "1.2026.03.04.5").
-_ISO_DATE = re.compile(
-    r"(?<![0-9A-Za-z.])([0-9]{4})([-/.])([0-9]{1,2})\2([0-9]{1,2})(?![0-9]|\.[0-9])"
-)
+_ISO_DATE = re.compile(r"(?<![0-9])([0-9]{4})([-/])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])")
 _DASHED_DATE = re.compile(
     rf"(?<![0-9])([0-9]{{1,2}})-{_MONTH}-([0-9]{{4}})(?![0-9])", re.IGNORECASE
 )
@@ -133,6 +129,9 @@ _JOINED_BEFORE = re.compile(
     r"[0-9](?:st|nd|rd|th)?\.?(?:\s*[-/&+\u2013\u2014]\s*|,|\s+)$", re.IGNORECASE
 )
 _JOINED_AFTER = re.compile(r"\s*[-/\u2013\u2014]\s*[0-9]")
+#: After a year-first date, another day joined to it: "2026-03-04/05", "2026-03-04 – 06" (not
+#: "2026-03-04 - 2:30 PM", a time beside it; dashes are hyphens by then, see :func:`clean`).
+_ISO_JOINED = re.compile(r"[-/]\s*[0-9]|\s+-\s*[0-9]{1,2}(?=\s*(?:[.,;!?)\]]|$))")
 #: The same, as the other kinds' readers pass it over: only where it stands alone (joined to
 #: another number, the numbers stay for the reader to see).
 _DOTTED_DATE = re.compile(
@@ -273,14 +272,14 @@ _OPEN_PRICE = re.compile(
 #: at least 4.5"): the rating's, which a count never reads (ratings are another kind's), so
 #: it leaves the count as it is.
 _RATING_BOUND = re.compile(
-    r"(?<![0-9.,$])[0-9](?:\.[0-9])?\s*(?:\+\s*|(?:or|and) (?:more|higher|better|above|up|over)\s+)"
-    r"(?:-?\s*stars?\b)"
-    r"|(?<![0-9.,$])[0-9](?:\.[0-9])?(?:\s*|-)stars?\s+(?:or|and) (?:more|higher|better|above|up"
+    # the digit a rating's by its own words: "4 stars or more", "4-star and up"
+    r"(?<![0-9.,$])[0-9](?:\.[0-9])?(?:\s*|-)stars?\s+(?:or|and) (?:more|higher|better|above|up"
     r"|over)\b"
+    # or by the words before it: "rated 4+", "a rating of 4 or more stars", "with 4+ stars"
+    r"|\b(?:rated|ratings?(?:\s+of)?|with|having|averaging)\s+(?:an?\s+)?[0-9](?:\.[0-9])?\s*"
+    r"(?:\+|(?:or|and) (?:more|higher|better|above|up|over)\b)(?:\s*-?\s*stars?\b)?"
     r"|\brat(?:ed|ing)\s+(?:of\s+)?(?:at least|above|over|higher than|better than"
     r"|no (?:less|lower) than)\s+[0-9](?:\.[0-9])?(?:\s*stars?\b)?"
-    r"|\brat(?:ed|ing)\s+(?:of\s+)?[0-9](?:\.[0-9])?\s*(?:stars?\s+)?(?:\+|(?:or|and) "
-    r"(?:more|higher|better|above|up|over)\b)"
     r"|\b(?:at least|a minimum of)\s+[0-9](?:\.[0-9])?\s*stars?\b",
     re.IGNORECASE,
 )
@@ -360,17 +359,21 @@ _UNSURE = re.compile(
     r"|\bcoin[- ]?(?:flip|toss)\b|\btoss[- ]?up\b|\beven odds\b"
     # odds or a probability given to the answer: "60/40 odds", "p=0.7", "a crapshoot", "my
     # confidence is about 70%"
-    r"|(?<![0-9/:-])[1-9][0-9]\s?[/:-]\s?[1-9][0-9]\s+(?:odds|chance|shot|guess|bet)\b"
-    r"|\bp\s?[=\u2248~]\s?0?\.[0-9]+\b|\bcrap ?shoot\b|\bshot in the dark\b"
-    r"|\bconfidence(?: level)?(?: is| of| at| around| about| roughly| ~)*\s*(?<![0-9])"
-    r"[1-9]?[0-9](?:\.[0-9]+)?\s?(?:%|percent\b)"
+    r"|(?<![0-9/:.-])[0-9]{1,2}\s?[/:-]\s?[0-9]{1,2}\s+(?:odds|chance)\b"
+    r"|\bodds\s+(?:of\s+|are\s+|at\s+)?[0-9]{1,2}\s?[/:-]\s?[0-9]{1,2}(?![0-9])"
+    r"|\b[0-9]{1,2}\s+in\s+[0-9]{1,3}\s+(?:chance|odds|shot)\b|\bcrap[- ]?shoot\b"
+    r"|\bshot in the dark\b"
+    r"|\b(?:p|probability|likelihood|confidence(?: level)?)(?:\s+(?:is|of|at|around|about"
+    r"|roughly))*\s*[:=\u2248~]?\s*(?:0?\.[0-9]+|(?<![0-9])[1-9]?[0-9](?:\.[0-9]+)?\s?(?:%"
+    r"|percent\b)|[0-9]\s?(?:/|out of)\s?10\b)"
+    r"|(?<![0-9.])[1-9]?[0-9](?:\.[0-9]+)?\s?(?:%|percent)\s+(?:chance|probability|likelihood)\b"
     r"|\bif my (?:notes|records|reading|math|maths|count|counting) (?:is|are) (?:right|correct"
     r"|accurate)\b"
-    r"|\blast (?:I|time I) (?:checked|looked)\b|\bsubject to change\b|\brough estimate\b"
+    r"|\blast (?:I|time I) (?:checked|looked|heard|saw)\b|\bsubject to change\b|\brough estimate\b"
     r"|^\W*(?:nope|wrong)\b|\bnot (?:\w+ ){0,2}(?:sure|certain|positive)\b|\bpretty sure\b"
     r"|\b(?:could|might|may) be (?:outdated|out of date|off|stale)\b"
     r"|\bfairly (?:confident|sure|certain)\b|\b[0-9]{1,2} ?% (?:confident|sure|certain)\b"
-    r"|\bconfidence: |\bif I'?m reading (?:this|it|that) (?:right|correctly)\b"
+    r"|\bconfidence: (?!\s*100\s?%)|\bif I'?m reading (?:this|it|that) (?:right|correctly)\b"
     r"|\bif I read (?:\w+ ){0,3}(?:right|correctly)\b|\bas best I can tell\b"
     r"|\bcan'?t tell for (?:certain|sure)\b|\bmay (?:be|have been) (?:outdated|out of date|wrong"
     r"|incorrect)\b|\bmay not be (?:current|accurate|right|correct)\b"
@@ -571,9 +574,15 @@ def _dates(text: str, year: int | None) -> _Found:
             return " " * len(match[0])
         return add(match, match["y"], match["m"] or match["m2"], match["d"] or match["d2"])
 
+    def iso(match: re.Match[str]) -> str:
+        if _ISO_JOINED.match(match.string, match.end()):  # "2026-03-04/05": a range
+            invalid.append(f"{match[0]!r} is joined to another number")
+            return " " * len(match[0])
+        return add(match, match[1], match[3], match[4])
+
     text = _MONTH_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[1].lower()], m[2]), text)
     text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
-    text = _ISO_DATE.sub(lambda m: add(m, m[1], m[3], m[4]), text)
+    text = _ISO_DATE.sub(iso, text)
     text = _DASHED_DATE.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
     text = _DOTTED_ANY.sub(dotted, text)
 
@@ -2391,17 +2400,24 @@ def _denied(kind: str, text: str, expected: Any, value: Any, year: int | None) -
     return ""
 
 
+#: A word of the subject of a denial that rules a value out ("The order total isn't $35.00"):
+#: no doubt, no other candidate, no number ("The answer maybe isn't 8", "The other candidate
+#: isn't $35.00" offer one).
+_SUBJECT_WORD = (
+    r"(?!(?:maybe|perhaps|possibly|probably|likely|guess\w*|think|believe|other|another"
+    r"|candidate|option|alternative|possibilit\w*|runner|second|else|either|or|nor|"
+    + "|".join(sorted({*_WORDS, *_MORE_WORDS}, key=len, reverse=True))
+    + r")\b)[a-z-]+"
+)
 #: A denial that rules a value out as a correction does, at the start of a clause: "$31.42, not
 #: $35.00", "(not $35.00)", "It's not $35.00; it's $31.42.", "The total isn't $35.00; it's
 #: $31.42.", "— not the 4th". Not after "if", "or", "whether" (then it offers the value:
 #: "$31.42, if not $35.00").
 _RULED_OUT = re.compile(
     r"(?:^|(?<=[,;(\[])|(?<=\s-)|(?<=[.!?:])\s)\s*(?:but\s+)?"
-    r"(?:(?:(?:it|that)|(?:the|my|your|our|his|her|their|its|this|that)(?:\s+[a-z-]+){1,3})"
-    r"(?:'s|\s+is|\s+was)\s+)?"
-    r"(?:not|never|(?:it|that|(?:the|my|your|our|his|her|their|its|this|that)(?:\s+[a-z-]+){1,3})"
-    r"\s+(?:is|was)n'?t)\s+"
-    r"(?:the\s+|on\s+|at\s+)?",
+    rf"(?:(?:it|that|(?:the|my|your|our|his|her|their|its|this|that)(?:\s+{_SUBJECT_WORD}){{1,3}})"
+    r"(?:'s\s+|\s+is\s+|\s+was\s+|\s+(?=(?:is|was)n'?t\b)))?"
+    r"(?P<denial>not|never|(?:is|was)n'?t)\s+(?:the\s+|on\s+|at\s+)?",
     re.IGNORECASE,
 )
 
@@ -2432,7 +2448,9 @@ def _without_ruled_out(kind: str, text: str, year: int | None) -> str:
         clause = re.split(r"[.!?;\n]", said[end : end + _CLAUSE_LENGTH], maxsplit=1)[0]
         if _RULED_OUT_UNLESS.search(clause):
             continue  # "not $35.00, unless tax counts": ruled out only under a condition
-        spans.append((match.start(), end))
+        # the denial and the value: the words before them stay to be read ("The total
+        # probably isn't $35.00" keeps its doubt)
+        spans.append((match.start("denial"), end))
     for start, end in reversed(spans):
         text = text[:start] + " " * (end - start) + text[end:]
     return text
