@@ -813,3 +813,33 @@ def test_a_long_repetitive_message_is_graded(text):
         ("name", "Harbor Tote", {"candidates": [f"Tote {i}" for i in range(400)]}),
     ]:
         assert isinstance(grade(kind, text[:4000], expected, **options).passed, bool), kind
+
+
+#: Hedges the grader still passes, each for its first value alone (so no message of them
+#: passes for two right answers, and none earns more than naming one value): a second value
+#: written in a form the reader of its kind does not read. Strict: mending one fails this
+#: test until the row is moved to ROWS.
+STILL_PASSED = [
+    ("money", 5820, 6100, {}, "$58.20 and sixty one"),
+    ("money", 5820, 6100, {}, "$58.20, $LXI"),
+    ("money", 5820, 6100, {}, "$58.20 and 61,00"),
+    ("money", 5820, 6100, {}, "$58.20 and 6100 cents"),
+    ("money", 5820, 6100, {}, "$58.20 and $\u0666\u0661.\u0660\u0660"),
+    ("number", 12, 13, {}, "12 and XIII"),
+    ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4, 5"),
+    ("time", time(15, 30), time(15, 45), {}, "3:30 PM, or 15h45"),
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Backpack"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="still passed; see STILL_PASSED")
+@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), STILL_PASSED)
+def test_the_hedges_still_passed(kind, first, second, options, text):
+    assert not grade(kind, text, first, **options).passed
+
+
+@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), STILL_PASSED)
+def test_the_hedges_still_passed_earn_nothing_for_their_second_value(
+    kind, first, second, options, text
+):
+    assert not grade(kind, text, second, **options).passed
