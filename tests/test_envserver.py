@@ -30,7 +30,7 @@ from websockets.sync.client import connect
 import webenv
 from tests.processes import chromium_pids
 from tests.servers import Served, serve
-from tests.test_leaks import leaked, secrets
+from tests.test_leaks import leaked, secrets, without_keys
 from webenv.agents import OracleAgent
 from webenv.envserver import Suite
 from webenv.envserver.wire import render_observation
@@ -67,21 +67,13 @@ def _hidden(served: Served, session_id: str) -> dict[str, str]:
 def _without_page(frame: Any) -> Any:
     """A frame with the page's own text (see PAGE_KEYS) and the random handles (see
     RANDOM_KEYS) left out."""
-    frame = _without_random_handles(json.loads(json.dumps(frame)))
+    frame = without_keys(json.loads(json.dumps(frame)), RANDOM_KEYS)
     data = frame.get("data", frame)
     observation = data.get("observation") if isinstance(data, dict) else None
     if isinstance(observation, dict):
         for key in PAGE_KEYS:
             observation.pop(key, None)
     return frame
-
-
-def _without_random_handles(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_random_handles(v) for k, v in value.items() if k not in RANDOM_KEYS}
-    if isinstance(value, list):
-        return [_without_random_handles(v) for v in value]
-    return value
 
 
 # -- OpenEnv's own client ---------------------------------------------------------------------

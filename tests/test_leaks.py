@@ -77,15 +77,16 @@ def secrets(view: webenv.GraderView, goal: str) -> dict[str, str]:
 def leaked(info: Mapping[str, Any], hidden: Mapping[str, str]) -> dict[str, str]:
     """The hidden values found in ``info``, past the episode's seed (the agent's own input to
     reset: a product id that happens to equal it tells the agent nothing)."""
-    text = json.dumps(_without_seeds(info), default=str)
+    text = json.dumps(without_keys(info, ("seed",)), default=str)
     return {value: source for value, source in hidden.items() if value in text}
 
 
-def _without_seeds(value: Any) -> Any:
+def without_keys(value: Any, keys: tuple[str, ...]) -> Any:
+    """``value`` with every entry under one of ``keys`` left out, at any depth."""
     if isinstance(value, Mapping):
-        return {k: _without_seeds(v) for k, v in value.items() if k != "seed"}
+        return {k: without_keys(v, keys) for k, v in value.items() if k not in keys}
     if isinstance(value, (list, tuple)):
-        return [_without_seeds(v) for v in value]
+        return [without_keys(v, keys) for v in value]
     return value
 
 
