@@ -815,31 +815,52 @@ def test_a_long_repetitive_message_is_graded(text):
         assert isinstance(grade(kind, text[:4000], expected, **options).passed, bool), kind
 
 
-#: Hedges the grader still passes, each for its first value alone (so no message of them
-#: passes for two right answers, and none earns more than naming one value): a second value
-#: written in a form the reader of its kind does not read. Strict: mending one fails this
-#: test until the row is moved to ROWS.
-STILL_PASSED = [
+#: A second value listed beside the first in a form the reader of its kind does not read (in
+#: words, as a Roman numeral, with a decimal comma, in cents, in another script's digits, as a
+#: day alone, on a European clock, a name by its last word): a hedge, whichever value is right.
+LISTED_ANOTHER_WAY = [
     ("money", 5820, 6100, {}, "$58.20 and sixty one"),
     ("money", 5820, 6100, {}, "$58.20, $LXI"),
     ("money", 5820, 6100, {}, "$58.20 and 61,00"),
     ("money", 5820, 6100, {}, "$58.20 and 6100 cents"),
     ("money", 5820, 6100, {}, "$58.20 and $\u0666\u0661.\u0660\u0660"),
+    ("money", 5820, 6100, {}, "sixty-one, $58.20"),
     ("number", 12, 13, {}, "12 and XIII"),
+    ("number", 12, 13, {}, "12 & thirteen"),
     ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4, 5"),
+    ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4 and 5th"),
     ("time", time(15, 30), time(15, 45), {}, "3:30 PM, or 15h45"),
+    ("time", time(15, 30), time(15, 45), {}, "15h30 / 3:45 PM"),
     ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Backpack"),
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL and the backpack"),
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="still passed; see STILL_PASSED")
-@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), STILL_PASSED)
-def test_the_hedges_still_passed(kind, first, second, options, text):
+@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), LISTED_ANOTHER_WAY)
+def test_a_value_listed_in_another_form_is_a_hedge(kind, first, second, options, text):
     assert not grade(kind, text, first, **options).passed
-
-
-@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), STILL_PASSED)
-def test_the_hedges_still_passed_earn_nothing_for_their_second_value(
-    kind, first, second, options, text
-):
     assert not grade(kind, text, second, **options).passed
+
+
+#: The forms above alone, or beside what is no second value: the answer.
+READ_THE_SAME = [
+    ("money", 5820, {}, "$\u0665\u0668.\u0662\u0660"),
+    ("money", 5820, {}, "The total is $58.20, and 2 items shipped."),
+    ("money", 5820, {}, "$58.20 for 3 items, and 2 of them are gifts."),
+    ("money", 5820, {}, "$58.20 (fifty-eight dollars and twenty cents)"),
+    ("number", 12, {}, "12 and none of them are archived."),
+    ("date", date(2026, 3, 4), YEAR, "March 4, '26"),
+    ("date", date(2026, 3, 4), YEAR, "March 4, 5 PM"),
+    ("date", date(2026, 3, 4), YEAR, "March 4, 3 days from now."),
+    ("time", time(15, 30), {}, "15h30"),
+    ("time", time(15, 30), {}, "3:30 PM (15h30)"),
+    ("time", time(9, 30), {}, "09h30, and 2 people are coming."),
+    ("name", "Harbor Tote XL", TOTE, "Harbor Tote XL, a tote."),
+    ("name", "Harbor Tote XL", TOTE, "The Harbor Tote XL, not the backpack."),
+]
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), READ_THE_SAME)
+def test_the_same_forms_with_no_second_value_pass(kind, expected, options, text):
+    result = grade(kind, text, expected, **options)
+    assert result.passed, result.reason

@@ -144,7 +144,11 @@ _TIME_12 = re.compile(
     r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b",
     re.IGNORECASE,
 )
-_TIME_24 = re.compile(r"(?<![0-9:])([0-9]{1,2}):([0-9]{2})(?![0-9:])")
+#: A time on the 24-hour clock: "15:45", and as written in Europe, "15h45".
+_TIME_24 = re.compile(
+    r"(?<![0-9:])(?:(?=[0-9]{1,2}:)|(?<![A-Za-z])(?=[0-9]{1,2}h))([0-9]{1,2})[:h]([0-9]{2})"
+    r"(?![0-9:])"
+)
 _PHONE = re.compile(
     r"(?<![0-9A-Za-z+])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s./-]?([0-9]{3})[\s.-]?"
     r"([0-9]{4})(?![0-9A-Za-z])"
@@ -509,13 +513,19 @@ class _Found:
 # -- cleaning ---------------------------------------------------------------------------------
 
 
+#: A digit of another script than ASCII's ("٦", "६", "৬").
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+
+
 def clean(text: object) -> str:
     """``text`` as one line of plain characters: compatibility forms folded (full-width digits,
-    non-breaking spaces), dashes made hyphens, control characters made spaces."""
+    non-breaking spaces), the digits of every script made ASCII ones, dashes made hyphens,
+    control characters made spaces."""
     text = text if isinstance(text, str) else str(text)
     text = _SMALL_CENTS.sub(lambda m: f"{m[1]}.{m[2]}", text)  # "$58²⁰", "58₆₂": cents
     text = re.sub(r"(?<=[A-Za-z])\u2014(?=\s*[$0-9])", ": ", text)  # "The total—$31.42"
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
+    text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m[0])), text)  # "٦١" is 61
     return _CONTROL.sub(" ", _INVISIBLE.sub("", text))
 
 
@@ -2994,8 +3004,12 @@ def _in_a_list(text: str, names: Iterable[str]) -> bool:
 #: a date written beside an amount offers no second amount (a "#5" or a "5th" beside a count
 #: does, so those stay for counts and dates).
 _TIMES = (_TIME_12, _TIME_24)
-#: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th").
-_ID_TOKEN = re.compile(r"\b(?![0-9]+(?:st|nd|rd|th)\b)" + _MIXED_TOKEN.pattern[2:], re.IGNORECASE)
+#: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th") and not a
+#: time on the 24-hour clock as written in Europe ("15h45").
+_ID_TOKEN = re.compile(
+    r"\b(?![0-9]+(?:st|nd|rd|th)\b|[0-9]{1,2}h[0-9]{2}\b)" + _MIXED_TOKEN.pattern[2:],
+    re.IGNORECASE,
+)
 #: A place by its number ("Room 2", "Gate B4", "Suite 300"): a name, not a value.
 _PLACE = re.compile(
     r"\b(?:room|rm|suite|ste|floor|gate|building|bldg|office|desk|table|hall|unit|studio"
@@ -3302,7 +3316,9 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
             if int(day[1]) != value.day:
                 return f"{day[0].strip(' ,(-')!r} offers another day"
     # The answer's own kind first, whole ("2:30pm" is a time, not 2 and an identifier).
-    text = _blank(_skeleton(text), *_OWN_VALUES.get(kind, ()), _PERCENT)
+    text = _skeleton(text)
+    anchors = _anchors(text, kind, value)
+    text = _blank(text, *_OWN_VALUES.get(kind, ()), _PERCENT)
     for pattern in _OTHER_KINDS.get(kind, ()):
         text = _blank(text, pattern)
     if kind in ("phone", "identifier"):
@@ -3330,6 +3346,9 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
             if found:
                 return f"{found[0].strip()!r} offers another count"
     cuts = [0, *(i for m in _ASIDE_END.finditer(text) for i in m.span()), len(text)]
+    listed = _listed_value(text, anchors, cuts, kind, value)
+    if listed:
+        return listed
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
         sources = []
@@ -3352,6 +3371,57 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
                 gap = text[min(end, c_end) : max(start, c_start)]
                 if (c_start < end and start < c_end) or len(gap.split()) <= 3:
                     return f"{match[0].strip()!r} beside {text[c_start:c_end]!r} offers another"
+    return ""
+
+
+#: Per kind, the writings of a value of the answer's own kind a list may be joined to.
+_LISTED_BESIDE: dict[str, tuple[re.Pattern[str], ...]] = {
+    "money": (_MARKED_MONEY, _SPELLED_MONEY),
+    "date": _DATES,
+    "time": _TIMES,
+}
+#: What joins two values of a list: "$58.20, LXI", "12 and XIII", "March 4 & 5", "$58.20 /
+#: sixty-one", "3:30 PM, or 4".
+_LIST_JOIN = re.compile(r"\s*(?:[,&/+]\s*)?(?:\b(?:and|or|then)\b\s*)?\$?")
+
+
+def _anchors(text: str, kind: str, value: Any) -> list[tuple[int, int]]:
+    """Where ``text`` writes a value of the answer's kind (for a number, the answer itself):
+    what a second value may be listed beside."""
+    if kind == "number":
+        return [
+            m.span() for m in _PLAIN_NUMBER.finditer(text) if _decimal(m[0].lstrip("-")) == value
+        ]
+    return sorted(m.span() for p in _LISTED_BESIDE.get(kind, ()) for m in p.finditer(text))
+
+
+def _listed_value(
+    text: str, anchors: Sequence[tuple[int, int]], cuts: Sequence[int], kind: str, value: Any
+) -> str:
+    """A value listed right beside a value of the answer's kind, written in a form its
+    reader passes over (empty if none is): "$58.20 and sixty one", "$58.20, $LXI", "$58.20
+    and 61,00", "12 and XIII", "March 4, 5". ``text`` has the answer's kind blanked;
+    ``anchors`` are where it was; ``cuts`` bound the clauses (:data:`_ASIDE_END`)."""
+    if kind not in ("money", "number", "date", "time") or not anchors:
+        return ""
+    starts, ends = sorted(a for a, _ in anchors), sorted(b for _, b in anchors)
+    for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
+        for match in _LOOSE_VALUE.finditer(text, begin, stop):
+            start, end = match.span()
+            if text[start - 1 : start] == "'":  # a year written short: "March 4, '26"
+                continue
+            after = bisect.bisect_right(ends, start) - 1  # the last value ending before it
+            joined = after >= 0 and ends[after] >= begin
+            if joined:
+                join = _LIST_JOIN.fullmatch(text, ends[after], start)
+                joined = join is not None and bool(join[0].strip())
+            if not joined:  # or the first value starting after it: "sixty one, or $58.20"
+                nxt = bisect.bisect_left(starts, end)
+                if nxt < len(starts) and starts[nxt] <= stop:
+                    join = _LIST_JOIN.fullmatch(text, end, starts[nxt])
+                    joined = join is not None and bool(join[0].strip())
+            if joined and _offered(text, match, kind, value, stop, begin):
+                return f"{match[0].strip()!r} listed beside it offers another"
     return ""
 
 
@@ -3473,12 +3543,19 @@ _NAME_GLUE = frozenset(
 )
 
 
+#: What parts the items of a list of names on one line: "Harbor Tote XL, Backpack", "X and
+#: Y" (a line of its own is no item: "Best,\nAnn" signs off).
+_NAME_LIST = re.compile(r"[,;/&]|\band\b", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+
+
 def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) -> str:
     """A candidate named in part beside the answer's own ``named`` names ("the Unisex Classic
     Oxford Shirt" for "Harbor & Pine Unisex Classic Oxford Shirt", a list's extra "Motion
     Adventure Yoga Mat" with the brand dropped), or "": two of its words in a row outside the
-    answer's names, at least one of them not a word of those names; or, for an id, its number
-    of five digits or more alone ("86013-8" for NM-86013-8)."""
+    answer's names, at least one of them not a word of those names; an item of a list that is
+    its last words ("Backpack" for "Dune Backpack"), not all words of those names; or, for an
+    id, its number of five digits or more alone ("86013-8" for NM-86013-8)."""
     words: list[str | None] = list(normalize_text(_skeleton(text)).split())
     own: set[str] = set()
     wanted = [normalize_text(_skeleton(name)).split() for name in named]
@@ -3490,10 +3567,17 @@ def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) ->
                 words[i : i + size] = [None] * size
     pairs = set(pairwise(words))
     left = set(words)
+    items = {
+        tuple(_ARTICLE.sub("", normalize_text(part)).split())
+        for part in _NAME_LIST.split(_skeleton(text))
+    }
     for candidate in candidates:
         name = normalize_text(_skeleton(candidate)).split()
         if name in wanted:
             continue
+        for size in range(1, len(name)):  # listed by its last words: "Harbor Tote XL, Backpack"
+            if tuple(name[-size:]) in items and not set(name[-size:]) <= own:
+                return candidate
         for pair in pairwise(name):
             if any(w in _NAME_GLUE or len(w) < 2 for w in pair) or set(pair) <= own:
                 continue

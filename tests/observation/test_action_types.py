@@ -756,8 +756,9 @@ def test_downloads_are_refused_and_do_not_hang(page):
 def test_a_middle_click_on_a_link_to_a_file_does_not_wait_for_a_tab(page):
     # The browser downloads the file (refused): the step does not wait out the action timeout
     # for a tab to load (30 s here, so that a click that waits it out is told apart from a
-    # slow one on a busy machine). For "Export CSV", a tab is opened in the background and
-    # stays at about:blank; the agent stays where it was.
+    # slow one on a busy machine). For "Export CSV", Chromium's headless shell opens a tab in
+    # the background and leaves it at about:blank (a browser with tabs closes it once the
+    # download begins); the agent stays where it was.
     page.session.timeouts = replace(page.session.timeouts, action=30_000)
     page.open("downloads")
     for link in ("Download report", "Export CSV"):
