@@ -833,6 +833,18 @@ LISTED_ANOTHER_WAY = [
     ("time", time(15, 30), time(15, 45), {}, "15h30 / 3:45 PM"),
     ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Backpack"),
     ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL and the backpack"),
+    # in bold, second value first, other joins; a name by its first word
+    ("money", 5820, 6100, {}, "**$58.20** and sixty-one"),
+    ("number", 12, 13, {}, "**12** and **XIII**"),
+    ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "**March 4**, 5"),
+    ("money", 5820, 6100, {}, "sixty-one and $58.20"),
+    ("number", 12, 13, {}, "XIII and 12"),
+    ("money", 5820, 6100, {}, "$58.20 AND sixty-one"),
+    ("money", 5820, 6100, {}, "$58.20 | sixty-one"),
+    ("money", 5820, 6100, {}, "$58.20 as well as sixty-one"),
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Dune"),
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "It's the Harbor Tote XL, Backpack"),
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Backpack and Harbor Tote XL"),
 ]
 
 
@@ -857,6 +869,30 @@ READ_THE_SAME = [
     ("time", time(9, 30), {}, "09h30, and 2 people are coming."),
     ("name", "Harbor Tote XL", TOTE, "Harbor Tote XL, a tote."),
     ("name", "Harbor Tote XL", TOTE, "The Harbor Tote XL, not the backpack."),
+    # a time range after a date, a duration, a size, a year, the amount again in cents
+    ("date", date(2026, 3, 4), YEAR, "The workshop is on Wednesday, March 4, 2\u20134 PM."),
+    ("date", date(2026, 3, 4), YEAR, "March 4, 9-11am"),
+    ("date", date(2026, 3, 4), YEAR, "The deadline is March 4, 12 noon."),
+    ("time", time(15, 30), {}, "The meeting is at 3:30 PM and runs 1h30."),
+    ("time", time(9, 30), {}, "9:30 AM (2h30 session)"),
+    ("time", time(12, 0), {}, "12 noon"),
+    ("time", time(15, 30), {}, "3:30 PM, 2026"),
+    ("money", 5820, {}, "Harbor Jacket, $58.20, XL"),
+    ("money", 5820, {}, "$58.20 and 5820 cents"),
+    # other names in a reason, not in a list beside the answer; a sign-off
+    (
+        "name",
+        "Harbor Tote XL",
+        TOTE,
+        "Harbor Tote XL \u2014 it's cheaper than the tote and the backpack.",
+    ),
+    (
+        "name",
+        "Harbor Tote XL",
+        TOTE,
+        "The Harbor Tote XL is the pick, beating the backpack and the tote.",
+    ),
+    ("name", "Dana Kim", {"candidates": ["Chris Best"]}, "It's Dana Kim; best, Sam"),
 ]
 
 

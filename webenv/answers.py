@@ -141,13 +141,15 @@ _DOTTED_DATE = re.compile(
 )
 _DATES = (_MONTH_FIRST, _DAY_FIRST, _ISO_DATE, _DASHED_DATE, _DOTTED_DATE, _US_DATE)
 _TIME_12 = re.compile(
-    r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b",
+    r"(?<![0-9:])([0-9]{1,2})(?::([0-9]{2}))?\s*([ap])\.?\s?m\b\.?"
+    r"|(?<![0-9:])(?:12\s*)?\b(noon|midnight)\b",
     re.IGNORECASE,
 )
-#: A time on the 24-hour clock: "15:45", and as written in Europe, "15h45".
+#: A time on the 24-hour clock: "15:45", and as written in Europe, "15h45" (two digits for
+#: the hour: "1h30" is a duration).
 _TIME_24 = re.compile(
-    r"(?<![0-9:])(?:(?=[0-9]{1,2}:)|(?<![A-Za-z])(?=[0-9]{1,2}h))([0-9]{1,2})[:h]([0-9]{2})"
-    r"(?![0-9:])"
+    r"(?<![0-9:])(?:(?=[0-9]{1,2}:)|(?<![A-Za-z])(?=[0-2][0-9]h[0-5][0-9](?![A-Za-z])))"
+    r"([0-9]{1,2})[:h]([0-9]{2})(?![0-9:])"
 )
 _PHONE = re.compile(
     r"(?<![0-9A-Za-z+])(?:\+?1[\s.-]?)?(?:\(([0-9]{3})\)|([0-9]{3}))[\s./-]?([0-9]{3})[\s.-]?"
@@ -3007,7 +3009,7 @@ _TIMES = (_TIME_12, _TIME_24)
 #: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th") and not a
 #: time on the 24-hour clock as written in Europe ("15h45").
 _ID_TOKEN = re.compile(
-    r"\b(?![0-9]+(?:st|nd|rd|th)\b|[0-9]{1,2}h[0-9]{2}\b)" + _MIXED_TOKEN.pattern[2:],
+    r"\b(?![0-9]+(?:st|nd|rd|th)\b|[0-2][0-9]h[0-5][0-9]\b)" + _MIXED_TOKEN.pattern[2:],
     re.IGNORECASE,
 )
 #: A place by its number ("Room 2", "Gate B4", "Suite 300"): a name, not a value.
@@ -3382,7 +3384,16 @@ _LISTED_BESIDE: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 #: What joins two values of a list: "$58.20, LXI", "12 and XIII", "March 4 & 5", "$58.20 /
 #: sixty-one", "3:30 PM, or 4".
-_LIST_JOIN = re.compile(r"\s*(?:[,&/+]\s*)?(?:\b(?:and|or|then)\b\s*)?\$?")
+_LIST_JOIN = re.compile(
+    r"[*_`'\"\u201c\u201d\s]*(?:[,&/+|]\s*)?"
+    r"(?:\b(?:and|or|then|and\s+then|plus|as\s+well\s+as|alongside)\b\s*)?[*_`'\"\u201c\u201d$]*",
+    re.IGNORECASE,
+)
+#: What a value listed beside the answer is not: the start of a range ("March 4, 2-4 PM"),
+#: a clothing size ("$58.20, XL"), a year ("3:30 PM, 2026").
+_NOT_LISTED = re.compile(r"\s*[-~]")
+_EMPHASIS = re.compile(r"[*_`]")
+_SIZE_OR_YEAR = re.compile(r"X{0,3}L|X{1,3}S|(?:19|20)[0-9]{2}", re.IGNORECASE)
 
 
 def _anchors(text: str, kind: str, value: Any) -> list[tuple[int, int]]:
@@ -3404,25 +3415,47 @@ def _listed_value(
     ``anchors`` are where it was; ``cuts`` bound the clauses (:data:`_ASIDE_END`)."""
     if kind not in ("money", "number", "date", "time") or not anchors:
         return ""
+    text = _EMPHASIS.sub(" ", text)  # "**12** and **XIII**": no "*" labels a value here
     starts, ends = sorted(a for a, _ in anchors), sorted(b for _, b in anchors)
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
             start, end = match.span()
-            if text[start - 1 : start] == "'":  # a year written short: "March 4, '26"
+            if (
+                text[start - 1 : start] == "'"  # a year written short: "March 4, '26"
+                or _NOT_LISTED.match(text, end)
+                or _SIZE_OR_YEAR.fullmatch(match[0].strip().lstrip("$"))
+                or (kind == "money" and _restated_in_cents(text, match, value))
+            ):
                 continue
             after = bisect.bisect_right(ends, start) - 1  # the last value ending before it
-            joined = after >= 0 and ends[after] >= begin
-            if joined:
-                join = _LIST_JOIN.fullmatch(text, ends[after], start)
-                joined = join is not None and bool(join[0].strip())
-            if not joined:  # or the first value starting after it: "sixty one, or $58.20"
-                nxt = bisect.bisect_left(starts, end)
-                if nxt < len(starts) and starts[nxt] <= stop:
-                    join = _LIST_JOIN.fullmatch(text, end, starts[nxt])
-                    joined = join is not None and bool(join[0].strip())
-            if joined and _offered(text, match, kind, value, stop, begin):
+            listed = (
+                after >= 0
+                and ends[after] >= begin
+                and _joins(text, ends[after], start)
+                and _offered(text, match, kind, value, stop, begin)
+            )
+            nxt = bisect.bisect_left(starts, end)  # or before one: "sixty one and $58.20"
+            listed = listed or (
+                nxt < len(starts)
+                and starts[nxt] <= stop
+                and _joins(text, end, starts[nxt])
+                and _offered(text, match, kind, value, end, begin)  # its clause ends there
+            )
+            if listed:
                 return f"{match[0].strip()!r} listed beside it offers another"
     return ""
+
+
+def _joins(text: str, begin: int, end: int) -> bool:
+    """Whether ``text[begin:end]`` is all a list's join (:data:`_LIST_JOIN`), not bare space."""
+    join = _LIST_JOIN.fullmatch(text, begin, end)
+    return join is not None and bool(join[0].strip())
+
+
+def _restated_in_cents(text: str, match: re.Match[str], value: Any) -> bool:
+    """Whether ``match`` is the amount ``value`` again, in cents: "$58.20 and 5820 cents"."""
+    cents = re.match(r"\s*cents?\b", text[match.end() : match.end() + 8], re.IGNORECASE)
+    return cents is not None and _loose_number(match) == value
 
 
 #: What says a value is the thing's own, right before it: "(it was a day later on the receipt)".
@@ -3543,18 +3576,42 @@ _NAME_GLUE = frozenset(
 )
 
 
-#: What parts the items of a list of names on one line: "Harbor Tote XL, Backpack", "X and
-#: Y" (a line of its own is no item: "Best,\nAnn" signs off).
-_NAME_LIST = re.compile(r"[,;/&]|\band\b", re.IGNORECASE)
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+")
+#: What parts the items of a list of names in one clause: "Harbor Tote XL, Backpack", "X and
+#: Y" (a line or a clause of its own is no item: "Dana Kim; best,\nSam" signs off).
+_NAME_LIST = re.compile(r"([,/&+|]|\b(?:and|plus)\b)", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:(?:the|a|an|its|it s)\s+)+")
+
+
+def _listed_beside(
+    text: str, wanted: Sequence[Sequence[str]]
+) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """The items of a list right beside an item that is one of the ``wanted`` names, each as
+    its words: those after it (ending their part, the name opens the next: "Backpack" in
+    "It's the Harbor Tote XL, Backpack"), and those before it joined by a word or a sign, not
+    a comma ("Backpack and Harbor Tote XL"; "Jordan, Ann Lee and Bob Ray haven't replied"
+    addresses the user)."""
+    pieces = _NAME_LIST.split(text)  # parts, and the join after each
+    parts = [_ARTICLE.sub("", normalize_text(part)).split() for part in pieces[::2]]
+    joins = pieces[1::2]
+    after: set[tuple[str, ...]] = set()
+    before: set[tuple[str, ...]] = set()
+    for i, part in enumerate(parts):
+        for want in filter(None, wanted):
+            if i + 1 < len(parts) and part[-len(want) :] == list(want):
+                after.add(tuple(parts[i + 1]))
+            if i > 0 and part[: len(want)] == list(want) and joins[i - 1] != ",":
+                before.add(tuple(parts[i - 1]))
+    return after, before
 
 
 def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) -> str:
     """A candidate named in part beside the answer's own ``named`` names ("the Unisex Classic
     Oxford Shirt" for "Harbor & Pine Unisex Classic Oxford Shirt", a list's extra "Motion
     Adventure Yoga Mat" with the brand dropped), or "": two of its words in a row outside the
-    answer's names, at least one of them not a word of those names; an item of a list that is
-    its last words ("Backpack" for "Dune Backpack"), not all words of those names; or, for an
+    answer's names, at least one of them not a word of those names; an item of a list right
+    beside one of those names (:func:`_listed_beside`) that is its last words, or after them
+    its first ("Backpack", or "Dune" after, for "Dune Backpack"), not all words of those
+    names; or, for an
     id, its number of five digits or more alone ("86013-8" for NM-86013-8)."""
     words: list[str | None] = list(normalize_text(_skeleton(text)).split())
     own: set[str] = set()
@@ -3567,16 +3624,16 @@ def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) ->
                 words[i : i + size] = [None] * size
     pairs = set(pairwise(words))
     left = set(words)
-    items = {
-        tuple(_ARTICLE.sub("", normalize_text(part)).split())
-        for part in _NAME_LIST.split(_skeleton(text))
-    }
+    after, before = _listed_beside(text, wanted)
     for candidate in candidates:
         name = normalize_text(_skeleton(candidate)).split()
         if name in wanted:
             continue
-        for size in range(1, len(name)):  # listed by its last words: "Harbor Tote XL, Backpack"
-            if tuple(name[-size:]) in items and not set(name[-size:]) <= own:
+        for size in range(1, len(name)):  # listed by its last words, or after by its first
+            last, first = tuple(name[-size:]), tuple(name[:size])
+            if (last in after or last in before) and not set(last) <= own:
+                return candidate
+            if first in after and not set(first) <= own:
                 return candidate
         for pair in pairwise(name):
             if any(w in _NAME_GLUE or len(w) < 2 for w in pair) or set(pair) <= own:
