@@ -842,6 +842,8 @@ LISTED_ANOTHER_WAY = [
     ("money", 5820, 6100, {}, "$58.20 AND sixty-one"),
     ("money", 5820, 6100, {}, "$58.20 | sixty-one"),
     ("money", 5820, 6100, {}, "$58.20 as well as sixty-one"),
+    ("money", 5820, 6100, {}, "$58.20; sixty-one"),
+    ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4th-5th"),
     ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Dune"),
     ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "It's the Harbor Tote XL, Backpack"),
     ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Backpack and Harbor Tote XL"),
@@ -879,6 +881,8 @@ READ_THE_SAME = [
     ("time", time(15, 30), {}, "3:30 PM, 2026"),
     ("money", 5820, {}, "Harbor Jacket, $58.20, XL"),
     ("money", 5820, {}, "$58.20 and 5820 cents"),
+    ("money", 5820, {}, "Total: $58.20; 2 items."),
+    ("date", date(2026, 3, 4), YEAR, "Order NM-10822-3 arrives March 4th."),
     # other names in a reason, not in a list beside the answer; a sign-off
     (
         "name",

@@ -3006,10 +3006,10 @@ def _in_a_list(text: str, names: Iterable[str]) -> bool:
 #: a date written beside an amount offers no second amount (a "#5" or a "5th" beside a count
 #: does, so those stay for counts and dates).
 _TIMES = (_TIME_12, _TIME_24)
-#: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th") and not a
-#: time on the 24-hour clock as written in Europe ("15h45").
+#: An id of letters and digits ("NM-10822-3", "APT-40588650"), not an ordinal ("5th"), not a
+#: time on the 24-hour clock as written in Europe ("15h45"), not a range's end ("4th-5th").
 _ID_TOKEN = re.compile(
-    r"\b(?![0-9]+(?:st|nd|rd|th)\b|[0-2][0-9]h[0-5][0-9]\b)" + _MIXED_TOKEN.pattern[2:],
+    r"\b(?![0-9]+(?:st|nd|rd|th)\b|[0-2][0-9]h[0-5][0-9]\b|-)" + _MIXED_TOKEN.pattern[2:],
     re.IGNORECASE,
 )
 #: A place by its number ("Room 2", "Gate B4", "Suite 300"): a name, not a value.
@@ -3348,7 +3348,7 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
             if found:
                 return f"{found[0].strip()!r} offers another count"
     cuts = [0, *(i for m in _ASIDE_END.finditer(text) for i in m.span()), len(text)]
-    listed = _listed_value(text, anchors, cuts, kind, value)
+    listed = _listed_value(text, anchors, kind, value)
     if listed:
         return listed
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
@@ -3385,7 +3385,7 @@ _LISTED_BESIDE: dict[str, tuple[re.Pattern[str], ...]] = {
 #: What joins two values of a list: "$58.20, LXI", "12 and XIII", "March 4 & 5", "$58.20 /
 #: sixty-one", "3:30 PM, or 4".
 _LIST_JOIN = re.compile(
-    r"[*_`'\"\u201c\u201d\s]*(?:[,&/+|]\s*)?"
+    r"[*_`'\"\u201c\u201d\s]*(?:[,;&/+|]\s*)?"
     r"(?:\b(?:and|or|then|and\s+then|plus|as\s+well\s+as|alongside)\b\s*)?[*_`'\"\u201c\u201d$]*",
     re.IGNORECASE,
 )
@@ -3393,6 +3393,7 @@ _LIST_JOIN = re.compile(
 #: a clothing size ("$58.20, XL"), a year ("3:30 PM, 2026").
 _NOT_LISTED = re.compile(r"\s*[-~]")
 _EMPHASIS = re.compile(r"[*_`]")
+_LIST_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _SIZE_OR_YEAR = re.compile(r"X{0,3}L|X{1,3}S|(?:19|20)[0-9]{2}", re.IGNORECASE)
 
 
@@ -3406,16 +3407,15 @@ def _anchors(text: str, kind: str, value: Any) -> list[tuple[int, int]]:
     return sorted(m.span() for p in _LISTED_BESIDE.get(kind, ()) for m in p.finditer(text))
 
 
-def _listed_value(
-    text: str, anchors: Sequence[tuple[int, int]], cuts: Sequence[int], kind: str, value: Any
-) -> str:
+def _listed_value(text: str, anchors: Sequence[tuple[int, int]], kind: str, value: Any) -> str:
     """A value listed right beside a value of the answer's kind, written in a form its
     reader passes over (empty if none is): "$58.20 and sixty one", "$58.20, $LXI", "$58.20
-    and 61,00", "12 and XIII", "March 4, 5". ``text`` has the answer's kind blanked;
-    ``anchors`` are where it was; ``cuts`` bound the clauses (:data:`_ASIDE_END`)."""
+    and 61,00", "12 and XIII", "March 4, 5", "$58.20; 61". ``text`` has the answer's kind
+    blanked; ``anchors`` are where it was. A list runs to the end of its sentence or line."""
     if kind not in ("money", "number", "date", "time") or not anchors:
         return ""
     text = _EMPHASIS.sub(" ", text)  # "**12** and **XIII**": no "*" labels a value here
+    cuts = [0, *(i for m in _LIST_END.finditer(text) for i in m.span()), len(text)]
     starts, ends = sorted(a for a, _ in anchors), sorted(b for _, b in anchors)
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
