@@ -3319,6 +3319,8 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
                 return f"{day[0].strip(' ,(-')!r} offers another day"
     # The answer's own kind first, whole ("2:30pm" is a time, not 2 and an identifier).
     text = _skeleton(text)
+    if kind == "time":  # a whole hour on the European clock ("16h") is a number, not an id
+        text = _HOUR_ONLY.sub(lambda m: m[1] + " ", text)
     anchors = _anchors(text, kind, value)
     text = _blank(text, *_OWN_VALUES.get(kind, ()), _PERCENT)
     for pattern in _OTHER_KINDS.get(kind, ()):
@@ -3393,6 +3395,7 @@ _LIST_JOIN = re.compile(
 #: a clothing size ("$58.20, XL"), a year ("3:30 PM, 2026").
 _NOT_LISTED = re.compile(r"\s*[-~]")
 _EMPHASIS = re.compile(r"[*_`]")
+_HOUR_ONLY = re.compile(r"(?<![A-Za-z0-9:])([01]?[0-9]|2[0-3])h(?![A-Za-z0-9])")
 _LIST_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _SIZE_OR_YEAR = re.compile(r"X{0,3}L|X{1,3}S|(?:19|20)[0-9]{2}", re.IGNORECASE)
 
