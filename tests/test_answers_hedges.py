@@ -817,7 +817,7 @@ def test_a_long_repetitive_message_is_graded(text):
 
 #: A second value listed beside the first in a form the reader of its kind does not read (in
 #: words, as a Roman numeral, with a decimal comma, in cents, in another script's digits, as a
-#: day alone, on a European clock, a name by its last word): a hedge, whichever value is right.
+#: day alone, on a European clock): a hedge, whichever value is right.
 LISTED_ANOTHER_WAY = [
     ("money", 5820, 6100, {}, "$58.20 and sixty one"),
     ("money", 5820, 6100, {}, "$58.20, $LXI"),
@@ -831,9 +831,7 @@ LISTED_ANOTHER_WAY = [
     ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4 and 5th"),
     ("time", time(15, 30), time(15, 45), {}, "3:30 PM, or 15h45"),
     ("time", time(15, 30), time(15, 45), {}, "15h30 / 3:45 PM"),
-    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Backpack"),
-    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL and the backpack"),
-    # in bold, second value first, other joins; a name by its first word
+    # in bold, second value first (in words), other joins
     ("money", 5820, 6100, {}, "**$58.20** and sixty-one"),
     ("number", 12, 13, {}, "**12** and **XIII**"),
     ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "**March 4**, 5"),
@@ -843,17 +841,38 @@ LISTED_ANOTHER_WAY = [
     ("money", 5820, 6100, {}, "$58.20 | sixty-one"),
     ("money", 5820, 6100, {}, "$58.20 as well as sixty-one"),
     ("money", 5820, 6100, {}, "$58.20; sixty-one"),
+    ("money", 5820, 6100, {}, "$58.20 and 'sixty-one'"),
     ("time", time(15, 30), time(16, 0), {}, "15h30, 16h"),
     ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4th-5th"),
-    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Dune"),
-    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "It's the Harbor Tote XL, Backpack"),
-    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Backpack and Harbor Tote XL"),
 ]
 
 
 @pytest.mark.parametrize(("kind", "first", "second", "options", "text"), LISTED_ANOTHER_WAY)
 def test_a_value_listed_in_another_form_is_a_hedge(kind, first, second, options, text):
     assert not grade(kind, text, first, **options).passed
+    assert not grade(kind, text, second, **options).passed
+
+
+#: Hedges the grader still passes for their first value: another candidate named by one word
+#: of its name. (A rule for them failed careful answers when every product of the shop is a
+#: candidate: "Dune Backpack, Grey" beside a "Harbor Tote Grey", "Dana Kim, Billing" beside a
+#: "Billing Team".) Strict: mending one fails this test until the row is moved to the list above.
+STILL_PASSED = [
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Backpack"),
+    ("name", "Harbor Tote XL", "Dune Backpack", TOTE, "Harbor Tote XL, Dune"),
+]
+
+
+@pytest.mark.xfail(strict=True, reason="still passed; see STILL_PASSED")
+@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), STILL_PASSED)
+def test_the_hedges_still_passed(kind, first, second, options, text):
+    assert not grade(kind, text, first, **options).passed
+
+
+@pytest.mark.parametrize(("kind", "first", "second", "options", "text"), STILL_PASSED)
+def test_the_hedges_still_passed_earn_nothing_for_their_second_value(
+    kind, first, second, options, text
+):
     assert not grade(kind, text, second, **options).passed
 
 
@@ -880,6 +899,8 @@ READ_THE_SAME = [
     ("time", time(9, 30), {}, "9:30 AM (2h30 session)"),
     ("time", time(12, 0), {}, "12 noon"),
     ("time", time(15, 30), {}, "3:30 PM, a 12h shift"),
+    ("time", time(15, 30), {}, "3:30 PM, 1h"),
+    ("time", time(15, 30), {}, "3:30 PM, 45'"),
     ("time", time(15, 30), {}, "3:30 PM, 2026"),
     ("money", 5820, {}, "Harbor Jacket, $58.20, XL"),
     ("money", 5820, {}, "$58.20 and 5820 cents"),
@@ -899,6 +920,20 @@ READ_THE_SAME = [
         "The Harbor Tote XL is the pick, beating the backpack and the tote.",
     ),
     ("name", "Dana Kim", {"candidates": ["Chris Best"]}, "It's Dana Kim; best, Sam"),
+    (
+        "name",
+        "Dana Kim",
+        {"candidates": ["Billing Team"]},
+        "The email came from **Dana Kim**, Billing.",
+    ),
+    ("name", "Dune Backpack", {"candidates": ["Harbor Tote Grey"]}, "Dune Backpack, Grey"),
+    # a number in digits before the answer's value tells another thing
+    ("time", time(15, 30), {}, "Your sync with Dana is on Wednesday the 4th, 3:30 PM."),
+    ("time", time(15, 30), {}, "Wednesday the fourth, 3:30 PM"),
+    ("time", time(15, 30), {}, "**Day 2, 3:30 PM** \u2014 the keynote starts then."),
+    ("time", time(15, 30), {}, "Workshop 2 of 3, 3:30 PM in Hall B."),
+    ("date", date(2026, 3, 4), YEAR, "Delivery: package 2 of 3, March 4."),
+    ("money", 5820, {}, "| Item | Qty | Total |\n|---|---|---|\n| Harbor Tote XL | 2 | $58.20 |"),
 ]
 
 

@@ -3392,10 +3392,10 @@ _LIST_JOIN = re.compile(
     re.IGNORECASE,
 )
 #: What a value listed beside the answer is not: the start of a range ("March 4, 2-4 PM"),
-#: a clothing size ("$58.20, XL"), a year ("3:30 PM, 2026").
+#: a clothing size ("$58.20, XL"), a year ("3:30 PM, 2026"), minutes ("3:30 PM, 45'").
 _NOT_LISTED = re.compile(r"\s*[-~]")
 _EMPHASIS = re.compile(r"[*_`]")
-_HOUR_ONLY = re.compile(r"(?<![A-Za-z0-9:])([01]?[0-9]|2[0-3])h(?![A-Za-z0-9])")
+_HOUR_ONLY = re.compile(r"(?<![A-Za-z0-9:])([01][0-9]|2[0-3])h(?![A-Za-z0-9])")
 _LIST_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _SIZE_OR_YEAR = re.compile(r"X{0,3}L|X{1,3}S|(?:19|20)[0-9]{2}", re.IGNORECASE)
 
@@ -3423,8 +3423,9 @@ def _listed_value(text: str, anchors: Sequence[tuple[int, int]], kind: str, valu
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         for match in _LOOSE_VALUE.finditer(text, begin, stop):
             start, end = match.span()
+            quoted = match["num"] and "'" in (text[start - 1 : start], text[end : end + 1])
             if (
-                text[start - 1 : start] == "'"  # a year written short: "March 4, '26"
+                quoted  # a year written short ("March 4, '26"), minutes ("3:30 PM, 45'")
                 or _NOT_LISTED.match(text, end)
                 or _SIZE_OR_YEAR.fullmatch(match[0].strip().lstrip("$"))
                 or (kind == "money" and _restated_in_cents(text, match, value))
@@ -3437,9 +3438,13 @@ def _listed_value(text: str, anchors: Sequence[tuple[int, int]], kind: str, valu
                 and _joins(text, ends[after], start)
                 and _offered(text, match, kind, value, stop, begin)
             )
-            nxt = bisect.bisect_left(starts, end)  # or before one: "sixty one and $58.20"
+            # Or before one, in words, as a Roman numeral or with decimals ("sixty one and
+            # $58.20"); a number in digits before a value tells another thing ("Day 2, 3:30 PM",
+            # "Wednesday the 4th, 3:30 PM", a table's "| 2 | $58.20 |").
+            nxt = bisect.bisect_left(starts, end)
             listed = listed or (
-                nxt < len(starts)
+                _written_out(match)
+                and nxt < len(starts)
                 and starts[nxt] <= stop
                 and _joins(text, end, starts[nxt])
                 and _offered(text, match, kind, value, end, begin)  # its clause ends there
@@ -3447,6 +3452,14 @@ def _listed_value(text: str, anchors: Sequence[tuple[int, int]], kind: str, valu
             if listed:
                 return f"{match[0].strip()!r} listed beside it offers another"
     return ""
+
+
+def _written_out(match: re.Match[str]) -> bool:
+    """Whether a :data:`_LOOSE_VALUE` match is a number in words (not an ordinal), a Roman
+    numeral, or digits with a decimal mark ("61,00")."""
+    if match["word"]:
+        return not is_ordinal(match["word"])
+    return bool(match["roman"]) or bool(match["num"] and re.search(r"[0-9][.,][0-9]", match["num"]))
 
 
 def _joins(text: str, begin: int, end: int) -> bool:
@@ -3579,43 +3592,12 @@ _NAME_GLUE = frozenset(
 )
 
 
-#: What parts the items of a list of names in one clause: "Harbor Tote XL, Backpack", "X and
-#: Y" (a line or a clause of its own is no item: "Dana Kim; best,\nSam" signs off).
-_NAME_LIST = re.compile(r"([,/&+|]|\b(?:and|plus)\b)", re.IGNORECASE)
-_ARTICLE = re.compile(r"^(?:(?:the|a|an|its|it s)\s+)+")
-
-
-def _listed_beside(
-    text: str, wanted: Sequence[Sequence[str]]
-) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
-    """The items of a list right beside an item that is one of the ``wanted`` names, each as
-    its words: those after it (ending their part, the name opens the next: "Backpack" in
-    "It's the Harbor Tote XL, Backpack"), and those before it joined by a word or a sign, not
-    a comma ("Backpack and Harbor Tote XL"; "Jordan, Ann Lee and Bob Ray haven't replied"
-    addresses the user)."""
-    pieces = _NAME_LIST.split(text)  # parts, and the join after each
-    parts = [_ARTICLE.sub("", normalize_text(part)).split() for part in pieces[::2]]
-    joins = pieces[1::2]
-    after: set[tuple[str, ...]] = set()
-    before: set[tuple[str, ...]] = set()
-    for i, part in enumerate(parts):
-        for want in filter(None, wanted):
-            if i + 1 < len(parts) and part[-len(want) :] == list(want):
-                after.add(tuple(parts[i + 1]))
-            if i > 0 and part[: len(want)] == list(want) and joins[i - 1] != ",":
-                before.add(tuple(parts[i - 1]))
-    return after, before
-
-
 def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) -> str:
     """A candidate named in part beside the answer's own ``named`` names ("the Unisex Classic
     Oxford Shirt" for "Harbor & Pine Unisex Classic Oxford Shirt", a list's extra "Motion
     Adventure Yoga Mat" with the brand dropped), or "": two of its words in a row outside the
-    answer's names, at least one of them not a word of those names; an item of a list right
-    beside one of those names (:func:`_listed_beside`) that is its last words, or after them
-    its first ("Backpack", or "Dune" after, for "Dune Backpack"), not all words of those
-    names; or, for an
-    id, its number of five digits or more alone ("86013-8" for NM-86013-8)."""
+    answer's names, at least one of them not a word of those names; or, for an id, its number
+    of five digits or more alone ("86013-8" for NM-86013-8)."""
     words: list[str | None] = list(normalize_text(_skeleton(text)).split())
     own: set[str] = set()
     wanted = [normalize_text(_skeleton(name)).split() for name in named]
@@ -3627,17 +3609,10 @@ def _partly_named(text: str, named: Iterable[str], candidates: Iterable[str]) ->
                 words[i : i + size] = [None] * size
     pairs = set(pairwise(words))
     left = set(words)
-    after, before = _listed_beside(text, wanted)
     for candidate in candidates:
         name = normalize_text(_skeleton(candidate)).split()
         if name in wanted:
             continue
-        for size in range(1, len(name)):  # listed by its last words, or after by its first
-            last, first = tuple(name[-size:]), tuple(name[:size])
-            if (last in after or last in before) and not set(last) <= own:
-                return candidate
-            if first in after and not set(first) <= own:
-                return candidate
         for pair in pairwise(name):
             if any(w in _NAME_GLUE or len(w) < 2 for w in pair) or set(pair) <= own:
                 continue
