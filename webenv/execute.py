@@ -354,14 +354,18 @@ _WHEEL_WATCH = """() => {
                    {once: true, passive: true});
 }"""
 #: Resolves once the scrolling the wheel set off has ended (its last scroll event followed by a
-#: ``scrollend``); if none came, after two frames where it can scroll nothing (ten where the
-#: page's own handler took the wheel, as it may scroll itself; thirty where it could scroll).
-#: Waiting for the scroll's own end, not for a number of frames at rest, keeps a busy machine's
-#: late or slow scroll out of the observation (120 frames bound one that never comes; a
-#: browser without ``scrollend`` takes two frames at rest after the move).
+#: ``scrollend``). Where the wheel can scroll nothing it resolves after two frames (ten where the
+#: page's own handler took the wheel, as it may scroll itself). Where it can scroll, it waits for
+#: the scroll to begin however long a busy machine takes to start it (up to five seconds): the
+#: browser may start it after many frames, and a scroll started once the page stopped drawing
+#: frames would wait for the next input. Waiting for the scroll's own end, not for a number of
+#: frames at rest, keeps a busy machine's late or slow scroll out of the observation (120 frames
+#: after the first scroll bound one that never ends; a browser without ``scrollend`` takes two
+#: frames at rest after the move).
 _WHEEL_SETTLED = """() => new Promise(done => {
   const seen = window.__webenvWheel || {};
-  let last = null, same = 0, frames = 0;
+  const start = performance.now();
+  let last = null, same = 0, frames = 0, scrolling = 0;
   const tick = () => {
     const el = seen.target;
     const [top, left] = !el ? [0, 0]
@@ -374,9 +378,10 @@ _WHEEL_SETTLED = """() => new Promise(done => {
     // nothing to move (a wheel not seen here went to a frame inside the page; a page's own
     // handler may scroll instead)
     const still = !seen.wheeled || !el || seen.prevented;
-    const quiet = seen.scrolls === 0 && frames >= (!still ? 30 : seen.prevented ? 10 : 2);
+    const quiet = seen.scrolls === 0 && (still ? ++frames >= (seen.prevented ? 10 : 2)
+                                                : performance.now() - start > 5000);
     const rest = "onscrollend" in window ? ended : moved && same >= 2;
-    if (rest || quiet || ++frames > 120) {
+    if (rest || quiet || (seen.scrolls > 0 && ++scrolling > 120)) {
       removeEventListener("scroll", seen.count, {capture: true});
       removeEventListener("scrollend", seen.end, {capture: true});
       done();
