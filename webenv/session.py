@@ -202,6 +202,8 @@ def cpu_pressure() -> float | None:
         return None
 
 
+#: The address of a tab that shows no page yet.
+_BLANK = ("", "about:blank")
 #: The time a blank context's clock shows until its session sets the episode's.
 _UNSET_TIME = datetime(2000, 1, 1)
 #: A fresh browser context and its one blank tab.
@@ -322,6 +324,10 @@ class Session:
         self._navigating: dict[Page, set[Request]] = {}
         #: Futures resolved when a tab's last navigation request in flight ends.
         self._navigation_waiters: dict[Page, list[asyncio.Future[None]]] = {}
+        #: Navigations that failed in a tab showing no page yet, or before the browser had made
+        #: their tab (a link to a file opened in a new tab: the file became a download,
+        #: refused), counted.
+        self._blank_failures = 0
         self._watchdog = watchdog_for(browser)
         #: A context of its own (``blank``, made ahead of time by :func:`blank_context`, or a
         #: new one), with its first tab.
@@ -398,6 +404,13 @@ class Session:
     def _request_ended(self, request: Request) -> None:
         if not request.is_navigation_request():
             return
+        if request.failure is not None:
+            try:
+                frame = request.frame  # (it raises for a tab not made yet)
+                blank = frame.parent_frame is None and frame.url in _BLANK
+            except PlaywrightError:
+                blank = True
+            self._blank_failures += blank
         for page, requests in list(self._navigating.items()):
             requests.discard(request)
             if not requests or page.is_closed():
@@ -447,9 +460,11 @@ class Session:
         else the new tab becomes the active one. A click that opens nothing (the page
         cancelled it) is no error, and neither is one on a link to a file: the browser
         downloads it (and the download is refused) instead of opening a tab, so the wait
-        ends there, not at the action bound."""
+        ends there, not at the action bound; a tab opened for it is closed once the download
+        begins, as a browser does (Chromium's headless shell leaves it blank)."""
         active = self.page
         before = set(self.context.pages)
+        failures = self._blank_failures
         downloads: list[object] = []
 
         def began(download: object) -> None:
@@ -465,8 +480,25 @@ class Session:
                     return
                 with contextlib.suppress(PlaywrightTimeoutError):
                     self.context.wait_for_event("page", timeout=min(left, 0.1) * 1000)
+            # A new tab's first answer says whether it shows a page or became a download (not
+            # waited for past two seconds: a tab for a file is told at once).
+            opened = set(self.context.pages) - before
+            until = min(deadline, time.monotonic() + 2)
+            while self._blank_failures == failures and any(
+                tab.url in _BLANK and not tab.is_closed() for tab in opened
+            ):
+                left = until - time.monotonic()
+                if left <= 0:
+                    break
+                with contextlib.suppress(PlaywrightError):
+                    self.context.wait_for_event("requestfailed", timeout=min(left, 0.05) * 1000)
         finally:
             active.remove_listener("download", began)
+        if self._blank_failures > failures:  # the tab's one navigation became a download
+            for tab in set(self.context.pages) - before:
+                if tab.url in _BLANK and len(self.pages) > 1:
+                    with contextlib.suppress(PlaywrightError):
+                        tab.close()
         if background and not active.is_closed():
             self.page = active
 
