@@ -844,6 +844,11 @@ LISTED_ANOTHER_WAY = [
     ("money", 5820, 6100, {}, "$58.20 and 'sixty-one'"),
     ("time", time(15, 30), time(16, 0), {}, "15h30, 16h"),
     ("date", date(2026, 3, 4), date(2026, 3, 5), YEAR, "March 4th-5th"),
+    # a range of whole dollars, its second end a bare number
+    ("money", 1400, 1500, {}, "$14-15"),
+    ("money", 1400, 1500, {}, "$14 \u2013 15."),
+    ("money", 17000, 17100, {}, "You can claim $170-171."),
+    ("money", 42685, 2885, {}, "$426.85, or $28.85 was tax."),
 ]
 
 
@@ -934,6 +939,25 @@ READ_THE_SAME = [
     ("time", time(15, 30), {}, "Workshop 2 of 3, 3:30 PM in Hall B."),
     ("date", date(2026, 3, 4), YEAR, "Delivery: package 2 of 3, March 4."),
     ("money", 5820, {}, "| Item | Qty | Total |\n|---|---|---|\n| Harbor Tote XL | 2 | $58.20 |"),
+    # a dash after an amount before something else; a free part of a breakdown; prices
+    # beside a count
+    ("money", 1400, {}, "$14 - 2 items at $7.00 each."),
+    ("money", 33070, {}, "$330.70 \u2014 $310.95 for the items, $0.00 shipping and $19.75 tax."),
+    ("money", 33070, {}, "$330.70: $310.95 items + $0.00 shipping + $19.75 tax."),
+    ("number", 26, {}, "26 products, priced from $18.00 to $99.49."),
+    ("number", 26, {}, "26 ($18\u2013$99)"),
+    # a part of the whole, the whole after the part, an order's number in brackets, a person
+    ("money", 42685, {}, "$426.85 in total, of which $28.85 was tax."),
+    ("money", 111653, {}, "You can get $1,116.53 back of the $1,417.82 you paid."),
+    (
+        "identifier",
+        "1ZGE6SFNCCJHX2N62K",
+        {"candidates": ["NM-28247-3", "1ZR82W6A0311550499"]},
+        "The tracking number for your order from February 7, 2026 (NM-28247-3) is "
+        "1ZGE6SFNCCJHX2N62K.",
+    ),
+    ("date", date(2027, 1, 20), {"year": 2027}, "Wed, Jan 20: the next one with Megan Simon."),
+    ("date", date(2026, 3, 4), YEAR, "March 4: that's the day."),
 ]
 
 

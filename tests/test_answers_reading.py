@@ -32,6 +32,8 @@ MONEY_ROWS = [
     ("Total $41.37 (tax: $3.12)", True),
     ("Order NM-10234-5 came to $41.37 - shipping $5.99, tax $3.12.", True),
     ("$41.37 after a $5.00 discount", True),
+    ("$41.37, of which $3.12 was tax", True),
+    ("$41.37, of which $3.12 is shipping", True),
     # a breakdown that sums to the answer, in brackets, after a colon, or worked
     ("$41.37 ($38.25 + $3.12 tax)", True),
     ("$41.37 ($35.00 items, $6.37 shipping)", True),
@@ -54,7 +56,6 @@ MONEY_ROWS = [
     ("Of the $44.49 you spent, $41.37 can be claimed.", True),
     ("Of the $40.00 you spent, $41.37 can be claimed.", False),  # a whole below its part
     # still a second amount
-    ("$41.37, of which $3.12 was tax", False),  # not a form read as a part
     ("$41.37 ($44.49 with shipping)", False),
     ("$41.37, or $44.49 with $3.12 tax", False),
     ("$41.37 or $44.49 including $3.12 tax", False),

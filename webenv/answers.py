@@ -105,7 +105,7 @@ _MONTHS = {
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b\.?"
 _WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|urday|sday)?\.?,?\s+)?"
 _DAY = r"([0-9]{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
+_YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9]|:[0-9])"
 
 _MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
@@ -210,6 +210,19 @@ _OFFER = re.compile(
 )
 #: A range offers two values at once: "$41.99 to 45", "3 through 4", "$41.99-45".
 _RANGE = re.compile(r"\d\s+(?:to|through|thru|till|until)\s+\$?\d|\d-\$\d|\.\d\d-\d", re.IGNORECASE)
+#: A range of prices, both ends marked as amounts: "$18.00 to $99.49", "$18-$99".
+_PRICE_RANGE = re.compile(
+    rf"\$\s?{_NUM}(?:\.[0-9]{{1,2}})?\s*(?:-|\b(?:to|through|thru|till|until)\b)\s*"
+    rf"\$\s?{_NUM}(?:\.[0-9]{{1,2}})?{_END}",
+    re.IGNORECASE,
+)
+#: An amount and a larger number after a dash, a range of amounts: "$14-15", "$14 – 15." (not
+#: "$14 - 2 items", a dash before something else).
+_MONEY_RANGE = re.compile(
+    rf"\$\s?({_NUM}(?:\.[0-9]{{1,2}})?)\s*-\s*\$?({_NUM}(?:\.[0-9]{{1,2}})?){_END}"
+    r"(?!\s*(?:%|(?!(?:dollars?|bucks|usd)\b)[a-z]))",
+    re.IGNORECASE,
+)
 #: Words that offer another answer than the one given, in the sentence that gives it ("$58.20,
 #: or whatever the other order came to"; "the Mug Set, maybe the Modern one"); "or less" and
 #: the like restate a budget, "either way" offers nothing.
@@ -552,6 +565,12 @@ def _blank(text: str, *patterns: re.Pattern[str]) -> str:
     return text
 
 
+def _rises(low: str, high: str) -> bool:
+    """Whether the amount ``high`` is more than ``low`` (a range's ends)."""
+    start, end = _decimal(low), _decimal(high)
+    return start is not None and end is not None and end > start
+
+
 def _decimal(digits: str) -> Decimal | None:
     digits = digits.replace(",", "")
     if len(digits.split(".")[0].lstrip("0")) > MAX_DIGITS:
@@ -882,7 +901,7 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
             # A candidate of another shape named for what it is ("order NM-…" beside its
             # tracking number) is context, not a second answer; put beside the answer bare
             # ("1Z…, NM-…") it is one more candidate.
-            labelled = _ID_LABEL.search(text[max(0, found.start() - 24) : found.start()])
+            labelled = _ID_LABEL.search(text[max(0, found.start() - 48) : found.start()])
             if canonical == want or _same_shape(canonical, want) or not labelled:
                 values.append(canonical)
             body = pattern.pattern
@@ -1618,9 +1637,10 @@ _LEFT_OUT_BEFORE = re.compile(
 )
 _CENTS = r"(?:\.[0-9]{1,2})?"
 _AMOUNT = rf"(?:\$\s?{_NUM}{_CENTS}|(?<![0-9.,]){_NUM}{_CENTS}\s?(?:dollars|usd))"
-_CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and)\s+)?(?:an?\s+)?"
+_CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and|of which)\s+)?(?:an?\s+)?"
 _PART = re.compile(
-    rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for))?\s+(?:{_PART_NOUN})\b(?:\s+(?:included|incl\.?))?"
+    rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for|was|is))?\s+(?:{_PART_NOUN})\b"
+    r"(?:\s+(?:included|incl\.?))?"
     rf"|(?<!\bwith )(?<!\bbefore )(?<!\bafter )"
     rf"(?<!\bwith the )(?<!\bbefore the )(?<!\bafter the )"
     rf"{_CONNECTIVE}\b(?:{_PART_NOUN_FIRST}|sub-?total)"
@@ -1718,9 +1738,9 @@ _WORKED_AFTER = re.compile(
 _DOLLARS = rf"\$\s?{_NUM}(?:\.[0-9]{{2}})?"
 _OF_WHOLE = rf"(?:out\s+of|of)\s+(?:the\s+|your\s+)?{_DOLLARS}"
 #: An amount out of a larger whole: "$1,104.83 of the $1,338.20 you spent", "$1,104.83 (of
-#: $1,338.20)"...
+#: $1,338.20)", "$1,104.83 back of the $1,338.20 you paid"...
 _MONEY_OF_WHOLE = re.compile(
-    rf"((?<![0-9.,]){_DOLLARS})(\s*\(?\s*{_OF_WHOLE}\)?)(?![0-9])", re.IGNORECASE
+    rf"((?<![0-9.,]){_DOLLARS})(\s*(?:back\s+)?\(?\s*{_OF_WHOLE}\)?)(?![0-9])", re.IGNORECASE
 )
 #: ... and the whole first: "Of the $1,338.20 you spent, $1,104.83 can be claimed".
 _MONEY_WHOLE_FIRST = re.compile(
@@ -1837,8 +1857,9 @@ def _set_aside(kind: str, text: str) -> str:
     blanked, by their form alone, so the answer read never depends on the value expected:
 
     - addends that sum to the value they follow or lead to ("3 tickets (2 about billing, 1
-      about shipping)", "$38.25 + $3.12 = $41.37"): all positive, all the numbers there are,
-      and no word of doubt, condition, ranking, report or approximation among them;
+      about shipping)", "$38.25 + $3.12 = $41.37"): none negative ("$0.00 shipping" is one),
+      all the numbers there are, and no word of doubt, condition, ranking, report or
+      approximation among them;
     - for money, an amount named as a part of the whole and smaller than every amount that
       is not ("including $3.12 tax", "tax: $3.12"), unless an "or" offers it;
     - for a count, a length of time ("in the last 30 days", "3 days ago"), unless the count
@@ -1901,7 +1922,7 @@ def _set_aside(kind: str, text: str) -> str:
             continue  # a value in words or of another form beside the addends
         lead = text[max(0, match.start() - _BREAKDOWN_LEAD) : match.start()]
         before = read(_blank(lead, aside)).values
-        if len(inside) > 1 and min(inside) > 0 and before and sum(inside) == before[-1]:
+        if len(inside) > 1 and min(inside) >= 0 and before and sum(inside) == before[-1]:
             text = text[: match.start()] + " " * len(match[0]) + text[match.end() :]
     parts = [
         m
@@ -3046,11 +3067,15 @@ def _offers_another_number(text: str, kind: str) -> bool:
     #5)", "March 11 / 12th". A second candidate written in a form
     the kind's reader passes over is a hedge all the same."""
     text = _blank(_skeleton(text), _PRONOUN_ONE)
+    if kind == "money" and any(_rises(match[1], match[2]) for match in _MONEY_RANGE.finditer(text)):
+        return True
     for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
         text = _blank(text, pattern)
     if kind == "date" and _DAY_RANGE.search(text):
         return True
-    if _RANGE.search(_blank(text, *_DATES) if kind == "date" else text):
+    # (a range of prices beside a count is none of the count's: "26, from $18.00 to $99.49")
+    ranged = {"date": _DATES, "number": (_PRICE_RANGE,)}.get(kind, ())
+    if _RANGE.search(_blank(text, *ranged)):
         return True
     parts = _OFFER.split(text)  # as written: a slash and a numeral's case matter here
     return sum(bool(_NUMBER_LIKE.search(part)) for part in parts) > 1
@@ -3355,6 +3380,7 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
         return listed
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
         conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
+        company = {m.span() for m in _CONDITION.finditer(text, begin, stop) if _with_a_person(m)}
         sources = []
         reported = kind in _REPORTED_KINDS
         if reported:
@@ -3372,10 +3398,21 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
             # one a sentence runs on to ("2:30 PM on Tuesday the 4th, per the invite").
             aside = _opens_aside(text, begin, start)
             for c_start, c_end in conditions + (sources if aside else []):
+                if (c_start, c_end) in company and not re.search(r"[0-9]", match[0]):
+                    continue  # "the next one with Megan Simon" (but "22 with Megan" is one)
                 gap = text[min(end, c_end) : max(start, c_start)]
                 if (c_start < end and start < c_end) or len(gap.split()) <= 3:
                     return f"{match[0].strip()!r} beside {text[c_start:c_end]!r} offers another"
     return ""
+
+
+def _with_a_person(match: re.Match[str]) -> bool:
+    """Whether a condition's word is a "with" before a person's name: company, not a condition,
+    after a value in words ("the next one with Megan Simon", not "22 with shipping")."""
+    if match[0].lower() != "with":
+        return False
+    words = re.sub(r"[^\w\s.'-]", " ", match.string[match.end() : match.end() + 60]).split()
+    return any(_names_a_person(" ".join(words[:n])) for n in (2, 3))
 
 
 #: Per kind, the writings of a value of the answer's own kind a list may be joined to.
