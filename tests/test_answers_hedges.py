@@ -24,6 +24,7 @@ from webenv.answers import grade
 TOTE = {"candidates": ["Harbor Tote XL", "Canvas Tote", "Dune Backpack"]}
 FILES = {"candidates": ["budget.xlsx", "trip-notes.docx"]}
 TRACKING = {"candidates": ["NM-38172-4", "1ZR82W6A0311550499"]}
+TRACKING_TOO = {"candidates": ["NM-28247-3", "449044304137821"]}
 YEAR = {"year": 2026}
 
 #: kind → (expected, options, [(text, passes)])
@@ -858,6 +859,42 @@ def test_a_value_listed_in_another_form_is_a_hedge(kind, first, second, options,
     assert not grade(kind, text, second, **options).passed
 
 
+#: Hedges beside the careful forms read since (a part "of which", an order's label, "the next
+#: one with" a person): each still names a second value of the answer's kind.
+BESIDE_THE_CAREFUL_FORMS = [
+    (
+        "identifier",
+        "1ZGE6SFNCCJHX2N62K",
+        TRACKING_TOO,
+        "Your order: 1ZGE6SFNCCJHX2N62K, NM-28247-3",
+    ),
+    (
+        "identifier",
+        "1ZGE6SFNCCJHX2N62K",
+        TRACKING_TOO,
+        "Tracking for your order: 1ZGE6SFNCCJHX2N62K, 449044304137821",
+    ),
+    (
+        "identifier",
+        "1ZGE6SFNCCJHX2N62K",
+        TRACKING_TOO,
+        "1ZGE6SFNCCJHX2N62K, and the order's other tracking number is 449044304137821",
+    ),
+    ("money", 6100, {}, "$61.00. $58.20 is tax-free."),
+    ("money", 6100, {}, "$61.00, of which $58.20 was tax-exempt."),
+    ("money", 6100, {}, "$61.00; $58.20 was tip excluded."),
+    ("money", 4137, {}, "$41.37 (forty-four with Megan Simon)"),
+    ("time", time(15, 30), {}, "3:30 PM (four with Megan Simon)"),
+    ("date", date(2027, 1, 20), {"year": 2027}, "Wed, Jan 20 (the 27th with Megan Simon)"),
+    ("date", date(2027, 1, 20), {"year": 2027}, "Wed, Jan 20, a week later with Megan Simon"),
+]
+
+
+@pytest.mark.parametrize(("kind", "expected", "options", "text"), BESIDE_THE_CAREFUL_FORMS)
+def test_a_hedge_beside_the_careful_forms_fails(kind, expected, options, text):
+    assert not grade(kind, text, expected, **options).passed
+
+
 #: Hedges the grader still passes for their first value: another candidate named by one word
 #: of its name. (A rule for them failed careful answers when every product of the shop is a
 #: candidate: "Dune Backpack, Grey" beside a "Harbor Tote Grey", "Dana Kim, Billing" beside a
@@ -956,8 +993,11 @@ READ_THE_SAME = [
         "The tracking number for your order from February 7, 2026 (NM-28247-3) is "
         "1ZGE6SFNCCJHX2N62K.",
     ),
-    ("date", date(2027, 1, 20), {"year": 2027}, "Wed, Jan 20: the next one with Megan Simon."),
-    ("date", date(2026, 3, 4), YEAR, "March 4: that's the day."),
+    ("date", date(2027, 1, 20), {"year": 2027}, "Wed, Jan 20 is the next one with Megan Simon."),
+    # a dash after an amount before a value of another kind
+    ("money", 500, {}, "$5.00 - 12:30 PM"),
+    ("money", 5820, {}, "$58.20 - 2026-03-04"),
+    ("money", 500, {}, "$5.00 - 555-123-4567"),
 ]
 
 

@@ -105,7 +105,7 @@ _MONTHS = {
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b\.?"
 _WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|urday|sday)?\.?,?\s+)?"
 _DAY = r"([0-9]{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9]|:[0-9])"
+_YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
 
 _MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
@@ -894,14 +894,21 @@ def _identifiers(text: str, expected: str, candidates: Iterable[str]) -> _Found:
     want = _canonical_id(expected)
     values: list[str] = []
     known = [want, *(c for c in map(_canonical_id, candidates) if c and c != want)]
+    ends: list[int] = []  # where the ids found so far end
     for canonical in known:
         pattern = _spaced_pattern(canonical)
         found = pattern.search(text)
         if found:
             # A candidate of another shape named for what it is ("order NM-…" beside its
-            # tracking number) is context, not a second answer; put beside the answer bare
-            # ("1Z…, NM-…") it is one more candidate.
-            labelled = _ID_LABEL.search(text[max(0, found.start() - 48) : found.start()])
+            # tracking number, "your order from March 2, 2026 (NM-…)": its date aside) is
+            # context, not a second answer; put beside the answer bare ("1Z…, NM-…", "Your
+            # order: 1Z…, NM-…": the label names the id before it) it is one more candidate.
+            since = max([0, *(end for end in ends if end <= found.start())])
+            before = text[since : found.start()]
+            for date_pattern in _DATES:
+                before = date_pattern.sub("", before)
+            labelled = _ID_LABEL.search(before[-24:])
+            ends.append(found.end())
             if canonical == want or _same_shape(canonical, want) or not labelled:
                 values.append(canonical)
             body = pattern.pattern
@@ -1594,6 +1601,11 @@ _PART_NOUN = (
 _PART_NOUN_FIRST = (
     r"(?:sales\s+)?tax(?:es)?|vat|shipping|delivery|handling|(?:service\s+)?fees?|tip"
 )
+#: What makes a part's noun describe the amount instead: "$58.20 is tax-free", "tax exempt".
+_NOT_QUALIFIED = (
+    r"(?!-|\s+(?:free|exempt|exclusive|excluded|deductible|waived|inclusive|eligible"
+    r"|included\s+or)\b)"
+)
 #: What is added to a price to make a total.
 _ADDED_PART = (
     rf"(?:{_PART_NOUN_FIRST}|postage|freight|[gph]st|s\s?&\s?h|p\s?&\s?p"
@@ -1639,7 +1651,7 @@ _CENTS = r"(?:\.[0-9]{1,2})?"
 _AMOUNT = rf"(?:\$\s?{_NUM}{_CENTS}|(?<![0-9.,]){_NUM}{_CENTS}\s?(?:dollars|usd))"
 _CONNECTIVE = r"(?:,\s*)?(?:(?:including|incl\.?|inc\.?|and|of which)\s+)?(?:an?\s+)?"
 _PART = re.compile(
-    rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for|was|is))?\s+(?:{_PART_NOUN})\b"
+    rf"{_CONNECTIVE}{_AMOUNT}(?:\s+(?:in|of|for|was|is))?\s+(?:{_PART_NOUN})\b{_NOT_QUALIFIED}"
     r"(?:\s+(?:included|incl\.?))?"
     rf"|(?<!\bwith )(?<!\bbefore )(?<!\bafter )"
     rf"(?<!\bwith the )(?<!\bbefore the )(?<!\bafter the )"
@@ -3067,8 +3079,10 @@ def _offers_another_number(text: str, kind: str) -> bool:
     #5)", "March 11 / 12th". A second candidate written in a form
     the kind's reader passes over is a hedge all the same."""
     text = _blank(_skeleton(text), _PRONOUN_ONE)
-    if kind == "money" and any(_rises(match[1], match[2]) for match in _MONEY_RANGE.finditer(text)):
-        return True
+    if kind == "money":  # (not "$5.00 - 10:15 AM", "$58.20 - 2026-03-05")
+        bare = _blank(text, *_DATES, *_TIMES, _PHONE)
+        if any(_rises(match[1], match[2]) for match in _MONEY_RANGE.finditer(bare)):
+            return True
     for pattern in _OTHER_KINDS.get(kind, ()):  # an order id or a date beside an amount
         text = _blank(text, pattern)
     if kind == "date" and _DAY_RANGE.search(text):
@@ -3398,7 +3412,7 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
             # one a sentence runs on to ("2:30 PM on Tuesday the 4th, per the invite").
             aside = _opens_aside(text, begin, start)
             for c_start, c_end in conditions + (sources if aside else []):
-                if (c_start, c_end) in company and not re.search(r"[0-9]", match[0]):
+                if (c_start, c_end) in company and _ONE_OF_A_SERIES.fullmatch(match[0].strip()):
                     continue  # "the next one with Megan Simon" (but "22 with Megan" is one)
                 gap = text[min(end, c_end) : max(start, c_start)]
                 if (c_start < end and start < c_end) or len(gap.split()) <= 3:
@@ -3406,9 +3420,15 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     return ""
 
 
+#: A meeting of a series named relative to another, no value of its own: "the next one".
+_ONE_OF_A_SERIES = re.compile(
+    r"(?:the\s+)?(?:next|last|following|previous|upcoming)\s+one", re.IGNORECASE
+)
+
+
 def _with_a_person(match: re.Match[str]) -> bool:
     """Whether a condition's word is a "with" before a person's name: company, not a condition,
-    after a value in words ("the next one with Megan Simon", not "22 with shipping")."""
+    after "the next one" (:data:`_ONE_OF_A_SERIES`; "22 with Megan Simon" is a condition)."""
     if match[0].lower() != "with":
         return False
     words = re.sub(r"[^\w\s.'-]", " ", match.string[match.end() : match.end() + 60]).split()
