@@ -210,16 +210,18 @@ _OFFER = re.compile(
 )
 #: A range offers two values at once: "$41.99 to 45", "3 through 4", "$41.99-45".
 _RANGE = re.compile(r"\d\s+(?:to|through|thru|till|until)\s+\$?\d|\d-\$\d|\.\d\d-\d", re.IGNORECASE)
+#: The digits of an amount, cents optional: "1,116.53", "14".
+_AMOUNT_DIGITS = rf"{_NUM}(?:\.[0-9]{{1,2}})?"
 #: A range of prices, both ends marked as amounts: "$18.00 to $99.49", "$18-$99".
 _PRICE_RANGE = re.compile(
-    rf"\$\s?{_NUM}(?:\.[0-9]{{1,2}})?\s*(?:-|\b(?:to|through|thru|till|until)\b)\s*"
-    rf"\$\s?{_NUM}(?:\.[0-9]{{1,2}})?{_END}",
+    rf"\$\s?{_AMOUNT_DIGITS}\s*(?:-|\b(?:to|through|thru|till|until)\b)\s*"
+    rf"\$\s?{_AMOUNT_DIGITS}{_END}",
     re.IGNORECASE,
 )
 #: An amount and a larger number after a dash, a range of amounts: "$14-15", "$14 – 15." (not
 #: "$14 - 2 items", a dash before something else).
 _MONEY_RANGE = re.compile(
-    rf"\$\s?({_NUM}(?:\.[0-9]{{1,2}})?)\s*-\s*\$?({_NUM}(?:\.[0-9]{{1,2}})?){_END}"
+    rf"\$\s?({_AMOUNT_DIGITS})\s*-\s*\$?({_AMOUNT_DIGITS}){_END}"
     r"(?!\s*(?:%|(?!(?:dollars?|bucks|usd)\b)[a-z]))",
     re.IGNORECASE,
 )
@@ -3393,8 +3395,9 @@ def _alternative_value(text: str, kind: str, value: Any) -> str:
     if listed:
         return listed
     for begin, stop in zip(cuts[::2], cuts[1::2], strict=True):
-        conditions = [m.span() for m in _CONDITION.finditer(text, begin, stop)]
-        company = {m.span() for m in _CONDITION.finditer(text, begin, stop) if _with_a_person(m)}
+        said = list(_CONDITION.finditer(text, begin, stop))
+        conditions = [m.span() for m in said]
+        company = {m.span() for m in said if _with_a_person(m)}
         sources = []
         reported = kind in _REPORTED_KINDS
         if reported:

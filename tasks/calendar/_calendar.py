@@ -26,8 +26,10 @@ _WEEK_HEADING = re.compile(r"Week of \w+, (\w+ \d{1,2}, \d{4})")
 # -- reading the calendar ---------------------------------------------------------------------
 
 
-def me(world: World) -> str:
-    return str(world.query(SITE, "SELECT email FROM users WHERE id = 1")[0]["email"])
+def me(world: World, initial: bool = False) -> str:
+    """The user's e-mail address (now, or as the episode started)."""
+    query = world.initial_query if initial else world.query
+    return str(query(SITE, "SELECT email FROM users WHERE id = 1")[0]["email"])
 
 
 def home_zone(world: World) -> str:
@@ -68,7 +70,7 @@ def guests(world: World, event_id: int, initial: bool = False) -> dict[str, str]
 def busy(world: World, starts_at: str, ends_at: str, leave_out: int = 0) -> list[dict[str, Any]]:
     """The user's events (organized, or invited and not declined) overlapping the stored times
     ``[starts_at, ends_at)`` at the episode's start."""
-    mine = world.initial_query(SITE, "SELECT email FROM users WHERE id = 1")[0][0]
+    mine = me(world, initial=True)
     rows = world.initial_query(
         SITE,
         "SELECT e.* FROM events e WHERE e.status = 'confirmed' AND e.starts_at < ?"
@@ -230,7 +232,7 @@ def invitations(world: World) -> list[dict[str, Any]]:
     """The invitations waiting for the user's reply at the start, each with ``invitee_id``
     (the user's row among its guests), ``organizer`` (name) and ``clashes`` (whether it
     overlaps another of the user's events)."""
-    mine = world.initial_query(SITE, "SELECT email FROM users WHERE id = 1")[0][0]
+    mine = me(world, initial=True)
     rows = world.initial_query(
         SITE,
         "SELECT e.*, i.id AS invitee_id, p.name AS organizer FROM events e JOIN invitees i"
