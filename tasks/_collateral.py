@@ -69,6 +69,10 @@ def _with(task: Task, params: Mapping[str, Any]) -> Task:
 def cancel_another_order(task: Task, observation: Mapping[str, Any]) -> Moves:
     observation = yield from open_link("Orders", observation)
     tree = AxTree(observation["axtree"])
+    # Another order: not one the goal names, and not the task's own where another can still
+    # be cancelled (a goal may name its order by status alone: "my one order that is placed").
+    own = json.dumps(task.params, default=str)
+    candidates = []
     for row in reversed(tree.find_all("row")):
         inside = tree.children(row)
         links = [node for node in inside if node.role == "link" and node.id]
@@ -77,10 +81,11 @@ def cancel_another_order(task: Task, observation: Mapping[str, Any]) -> Moves:
             and links[0].name not in task.goal
             and any(n.name == "Order placed" for n in inside)
         ):
-            observation = yield f'click("{links[0].id}")'
-            break
-    else:
+            candidates.append(links[0])
+    if not candidates:
         raise NotFound("no other order that can still be cancelled")
+    chosen = min(candidates, key=lambda link: link.name in own)  # the first not the task's
+    observation = yield f'click("{chosen.id}")'
     observation = yield click(AxTree(observation["axtree"]), "button", "Cancel order")
     return observation
 

@@ -949,3 +949,27 @@ def test_a_second_candidate_in_another_form_is_a_hedge(kind, text, expected):
     assert not result.passed and "hedge" in result.reason, result
     # ...while the value alone, in the same words, passes.
     assert grade(kind, text.split(" or")[0].rstrip(","), expected).passed
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("4133 Sellers Street\nNorth Mary, KS 66978", True),
+        ("It's 4133 Sellers St, North Mary, Kansas 66978.", True),
+        ("4133 sellers street, north mary ks 66978", True),  # the code before the ZIP
+        ("4133 sellers street, north mary, 66978, ks", False),  # "ks" may be a word there
+        ("4133 Sellers Street, North Mary, Kansas, 66978", True),
+        ("4133 Sellers Street, 66978", False),  # no city, no state
+        ("4133 Sellers Street, Mary, KS 66978", False),  # another city
+        ("4133 Sellers Street, North Maryville, KS 66978", False),
+        ("4133 Sellers Street, North Mary, MO 66978", False),  # another state
+        ("4133 Sellers Street, North Mary 66978", False),
+    ],
+)
+def test_an_address_with_its_city_and_state_needs_both(text, ok):
+    others = [s for s in STREETS if s != "4133 Sellers Street"]
+    result = grade_address(
+        text, "4133 Sellers Street", "66978", others, city="North Mary", state=("KS", "Kansas")
+    )
+    assert result.passed is ok, result.reason

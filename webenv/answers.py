@@ -1080,9 +1080,17 @@ def normalize_address(text: str) -> str:
     return " ".join(_ADDRESS_WORDS.get(word, word) for word in normalize_text(text).split())
 
 
-def grade_address(text: object, street: str, zip_code: str, others: Iterable[str] = ()) -> Grade:
-    """Whether ``text`` gives the address at ``street`` (with its ZIP code) as a person writes
-    it, and none of the ``others`` (the other saved addresses' streets). Never raises."""
+def grade_address(
+    text: object,
+    street: str,
+    zip_code: str,
+    others: Iterable[str] = (),
+    city: str = "",
+    state: tuple[str, str] | None = None,
+) -> Grade:
+    """Whether ``text`` gives the address at ``street`` (with its ``city``, ``state`` as its
+    postal code or its name, and ZIP code) as a person writes it, and none of the ``others``
+    (the other saved addresses' streets). Never raises."""
     try:
         text = clean(text)
     except Exception as error:
@@ -1098,6 +1106,10 @@ def grade_address(text: object, street: str, zip_code: str, others: Iterable[str
         return Grade(False, f"also gives another saved address ({found.values[1]!r})")
     if not re.search(rf"(?<![0-9]){re.escape(zip_code)}(?![0-9])", text):
         return Grade(False, f"gives the street but not the ZIP code {zip_code}")
+    if city and f" {normalize_text(city)} " not in f" {normalize_text(text)} ":
+        return Grade(False, f"gives the street but not the city {city}")
+    if state is not None and not _names_state(text, *state, zip_code):
+        return Grade(False, f"gives the street but not the state {state[0]}")
     # (A reply's quote of the e-mail it answers is the caller's to take out, as the site wrote
     # it: a line starting with ">" is the writer's own.)
     doubt = _UNSURE.search(_skeleton(text)) or _address_doubt(text, street, zip_code, others)
@@ -1107,6 +1119,17 @@ def grade_address(text: object, street: str, zip_code: str, others: Iterable[str
     if offered:
         return Grade(False, f"gives {street}, but {offered}: a hedge", want)
     return Grade(True, f"gives {street}, {zip_code}", want)
+
+
+def _names_state(text: str, code: str, name: str, zip_code: str) -> bool:
+    """Whether ``text`` names the state by its name or its postal code: in capitals, or in
+    any case right before the ZIP code ("in", "or" and "me" are words too)."""
+    code, before_zip = re.escape(code), rf"[\s,]*{re.escape(zip_code)}(?![0-9])"
+    return bool(
+        re.search(rf"(?<![A-Za-z]){code}(?![A-Za-z])", text)
+        or re.search(rf"(?<![A-Za-z]){code}{before_zip}", text, re.IGNORECASE)
+        or f" {normalize_text(name)} " in f" {normalize_text(text)} "
+    )
 
 
 #: A street address by its shape, in :func:`normalize_address` form: a house number (in

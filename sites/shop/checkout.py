@@ -286,6 +286,7 @@ def place() -> Response | tuple[str, int]:
         choices["card"],
         choices.get("coupon"),
         now(),
+        choices.get("card_id"),
     )
     if order_id is None:
         if choices.get("coupon"):

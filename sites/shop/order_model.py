@@ -48,8 +48,10 @@ def place_order(
     card: Mapping[str, object],
     coupon_code: str | None,
     now: datetime,
+    card_id: int | None = None,
 ) -> tuple[int | None, list[str]]:
     """Turn the cart into an order: stock goes down, the cart empties. Returns the new id.
+    ``card_id``: the saved card ``card`` is, when it is one.
 
     When the order cannot be placed, returns None and the reasons, and changes nothing.
     """
@@ -67,9 +69,9 @@ def place_order(
         conn.execute(
             "INSERT INTO orders (id, number, user_id, status, created_at, ship_name, ship_street,"
             " ship_city, ship_state, ship_zip, ship_country, ship_phone, payment_brand,"
-            " payment_last4, subtotal_cents, shipping_cents, tax_cents, discount_cents,"
-            " total_cents, coupon_code)"
-            " VALUES (?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " payment_last4, payment_method_id, subtotal_cents, shipping_cents, tax_cents,"
+            " discount_cents, total_cents, coupon_code)"
+            " VALUES (?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 order_id,
                 order_number(conn, order_id),
@@ -84,6 +86,7 @@ def place_order(
                 address["phone"],
                 card["brand"],
                 card["last4"],
+                card_id,
                 totals.subtotal_cents,
                 totals.shipping_cents,
                 totals.tax_cents,

@@ -127,6 +127,8 @@ CREATE TABLE orders (
   ship_phone TEXT NOT NULL,
   payment_brand TEXT NOT NULL,
   payment_last4 TEXT NOT NULL,
+  -- the saved card it was paid with (none for a card typed in at checkout)
+  payment_method_id INTEGER,
   subtotal_cents INTEGER NOT NULL,
   shipping_cents INTEGER NOT NULL,
   tax_cents INTEGER NOT NULL,

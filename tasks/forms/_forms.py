@@ -92,6 +92,13 @@ def persona(world: World) -> Mapping[str, Any]:
     return world.initial_query(SITE, "SELECT * FROM users WHERE id = ?", (PERSONA_ID,))[0]
 
 
+def own_contact(world: World) -> dict[str, str]:
+    """The persona's contact details as the episode started, as a form's "Your details"
+    prefills and stores them: "use my details" is met by all four, not some."""
+    user = persona(world)
+    return {key: user[key] for key in ("first_name", "last_name", "email", "phone")}
+
+
 def new_submissions(world: World) -> list[dict[str, Any]]:
     """Submissions made during the episode, with their answers parsed as ``data``."""
     last = world.initial_query(SITE, "SELECT COALESCE(MAX(id), 0) AS id FROM submissions")
@@ -102,12 +109,17 @@ def new_submissions(world: World) -> list[dict[str, Any]]:
 def expect_one_submission(
     checks: Checks, world: World, slug: str, changes_accounts: bool = False
 ) -> dict[str, Any] | None:
-    """Expect exactly one new submission, of form ``slug``, and (unless the form changes
-    them) the accounts as they were; return the submission's row if so."""
+    """Expect exactly one new submission, of form ``slug``, still standing (not withdrawn or
+    cancelled since), and (unless the form changes them) the accounts as they were; return
+    the submission's row if so."""
     found = new_submissions(world)
     forms = [row["form_slug"] for row in found]
     one = len(found) == 1 and forms == [slug]
     checks.expect(f"one new {slug} submission", one, f"new submissions: {forms}")
+    if one:
+        # Made, then withdrawn or cancelled: not made.
+        status = found[0]["status"]
+        checks.expect("the submission stands", status == "submitted", f"status {status}")
     if not changes_accounts:
         expect_unchanged(checks, world, "accounts", "SELECT * FROM users ORDER BY id")
     return found[0] if one else None

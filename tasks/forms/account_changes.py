@@ -130,7 +130,9 @@ class ChangeAddress(TaskTemplate):
                 submission["data"],
                 {
                     "old_street": persona(world)["street"],
+                    "old_city": persona(world)["city"],
                     "old_state": params["old_state"],
+                    "old_zip": persona(world)["zip"],
                     "new_street": params["street"],
                     "new_street2": params["unit"] or None,
                     "new_city": params["city"],
@@ -165,6 +167,9 @@ class ChangeAddress(TaskTemplate):
 
         return {
             "a wrong ZIP code": self.altered(other_zip),
+            "another city in the current address": self.altered(
+                lambda p: {**p, "old_city": "Wrongville"}
+            ),
             "mail forwarding the other way": self.altered(
                 lambda p: {**p, "forward_mail": not p["forward_mail"]}
             ),
@@ -174,6 +179,8 @@ class ChangeAddress(TaskTemplate):
         params = task.params
         observation = yield from click(observation, "link", "Start now")
         fix = [("select", "State", params["old_state_name"])] if params["old_state_name"] else []
+        # The current address is prefilled; ``old_city`` (a near-miss's) overwrites its city.
+        fix += [("fill", "City", params["old_city"])] if params.get("old_city") else []
         observation = yield from answer_step(observation, fix)
         observation = yield from answer_step(
             observation,

@@ -49,19 +49,13 @@ from ._forms import (
     expect_one_submission,
     filling,
     free_times,
-    persona,
+    own_contact,
     spoken_date,
     submitting,
 )
 
 FIRST_NAMES = ("Daniel", "Priya", "Tomás", "Grace", "Oliver", "Amara", "Henry", "Lucia")
 LAST_NAMES = ("Okafor", "Lindqvist", "Moreau", "Hartley", "Nakamura", "Sullivan", "Reyes")
-
-
-def own_contact(world: World) -> dict[str, str]:
-    """The persona's contact details, as the booking form prefills and stores them."""
-    user = persona(world)
-    return {key: user[key] for key in ("first_name", "last_name", "email", "phone")}
 
 
 def _booking_goal_parts(params: Mapping[str, Any]) -> tuple[str, str, str]:

@@ -47,12 +47,12 @@ from ._forms import (
     filling,
     free_times,
     offices,
+    own_contact,
     read_definition,
     spoken_date,
     submitting,
 )
 from ._forms import answer_step as answer
-from .appointments import own_contact
 
 
 def booked_times(world: World, office_code: str, day: str) -> list[str]:

@@ -44,6 +44,8 @@ from ._forms import (
     typed_amount,
 )
 
+#: Answers that leave a field blank, as the portal stores them.
+EMPTY: tuple[object, ...] = (None, "", [], False)
 PURPOSES = (
     "Site visit to the water treatment plant",
     "Annual GIS users conference",
@@ -289,6 +291,14 @@ class FinishSavedExpenseReport(TaskTemplate):
             data = submission["data"]
             expect_answers(checks, data, params["answers"])
             expect_files(checks, data, "receipts", [params["receipt"]])
+            # "Without changing anything else": no answer the draft did not have (the total
+            # is the portal's sum of the items, not an answer).
+            added = sorted(
+                key
+                for key, value in data.items()
+                if key not in {*params["answers"], "receipts", "total_cents"} and value not in EMPTY
+            )
+            checks.expect("nothing else filled in", not added, f"also answered: {added}")
             status = world.query(
                 SITE, "SELECT status FROM drafts WHERE id = ?", (params["draft_id"],)
             )[0]["status"]
@@ -302,6 +312,9 @@ class FinishSavedExpenseReport(TaskTemplate):
         return {
             "the other file": self.altered(lambda p: {**p, "receipt": p["other_file"]}),
             "both files": self.altered(lambda p: {**p, "receipt": p["receipt"] + p["other_file"]}),
+            "a note added for the approver": self.altered(
+                lambda p: {**p, "note": "Taxi receipts to follow."}
+            ),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
@@ -310,7 +323,10 @@ class FinishSavedExpenseReport(TaskTemplate):
         observation = yield from click(
             observation, "link", "Continue submit a travel expense report"
         )
-        observation = yield from answer_step(observation, [("upload", "Receipts", files)])
+        answers = [("upload", "Receipts", files)]
+        if "note" in task.params:  # a near-miss's
+            answers.append(("fill", "Notes for your approver (optional)", task.params["note"]))
+        observation = yield from answer_step(observation, answers)
         yield from click(observation, "button", "Submit expense report")
 
 

@@ -35,6 +35,7 @@ from ._forms import (
     expect_no_submission,
     expect_one_submission,
     money,
+    own_contact,
     persona,
     place_file,
     spoken_date,
@@ -145,8 +146,11 @@ def apply(observation: Mapping[str, Any], params: Mapping[str, Any]) -> Oracle:
             ("choose", "How would you prefer to work?", ARRANGEMENTS[params["arrangement"]]),
         ],
     )
+    # "My details" are prefilled from the account; ``details`` (a near-miss's) overwrites some.
+    details = [("fill", label, value) for label, value in params.get("details", {}).items()]
     observation = yield from answer_step(
-        observation, [("choose", "Do you have the right to work in the United States?", "Yes")]
+        observation,
+        [*details, ("choose", "Do you have the right to work in the United States?", "Yes")],
     )
     jobs = params["jobs"]
     for index, job in enumerate(jobs, start=1):
@@ -187,7 +191,6 @@ class ApplyForJob(TaskTemplate):
         submission = expect_one_submission(checks, world, "job-application")
         if submission:
             data = submission["data"]
-            user = persona(world)
             expect_answers(
                 checks,
                 data,
@@ -198,8 +201,7 @@ class ApplyForJob(TaskTemplate):
                     "work_arrangement": params["arrangement"],
                     "right_to_work": "yes",
                     "jobs": params["jobs"],
-                    "email": user["email"],
-                    "last_name": user["last_name"],
+                    **own_contact(world),
                 },
             )
             expect_files(checks, data, "cv", [params["cv"]])
@@ -217,6 +219,12 @@ class ApplyForJob(TaskTemplate):
             "another arrangement": self.altered(other_arrangement),
             "a higher salary": self.altered(_higher_salary),
             "the last job left out": self.altered(_without_last_job),
+            "another first name and phone in my details": self.altered(
+                lambda p: {
+                    **p,
+                    "details": {"First name": "Mallory", "Phone number": "(555) 555-0100"},
+                }
+            ),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:

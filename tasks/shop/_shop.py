@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date, timedelta
@@ -234,33 +235,73 @@ def expect_bought(checks: Checks, world: World, wanted: list[Any]) -> None:
     if len(orders) == 1:
         order = orders[0]
         checks.expect("ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}")
-        checks.expect("order is placed", order["status"] == "placed", order["status"])
+        expect_placed(checks, order)
         expect_default_address(checks, world, order)
         expect_saved_card(checks, world, order)
 
 
+#: What an order's shipping address is made of (``ship_<field>`` on the order).
+SHIPPING_FIELDS = ("name", "street", "city", "state", "zip", "phone")
+
+
+def shipped_to(order: Mapping[str, Any]) -> dict[str, str]:
+    """``order``'s shipping address, by :data:`SHIPPING_FIELDS`."""
+    return {field: order[f"ship_{field}"] for field in SHIPPING_FIELDS}
+
+
+def same_address(got: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
+    """Whether two addresses are one: every field of :data:`SHIPPING_FIELDS` alike, case and
+    spacing aside, the phone by its digits (the address retyped in full is the same place; a
+    stranger's name, another city or phone at the same street is not)."""
+
+    def plain(field: str, value: Any) -> str:
+        text = str(value or "")
+        if field == "phone":
+            return re.sub(r"\D", "", text)[-10:]
+        return " ".join(text.casefold().split())
+
+    return all(plain(key, got[key]) == plain(key, wanted[key]) for key in SHIPPING_FIELDS)
+
+
+def expect_placed(checks: Checks, order: Mapping[str, Any]) -> None:
+    """Expect an order made in the episode still placed (one placed, then cancelled, was not
+    bought)."""
+    checks.expect("order is placed", order["status"] == "placed", order["status"])
+
+
 def expect_default_address(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
-    """Expect ``order`` shipped to the persona's default address."""
-    address = default_address(world, initial=True)
-    shipped_to = (order["ship_street"], order["ship_zip"])
+    """Expect ``order`` shipped to the persona's default address as it was at the start: the
+    recipient, street, city, state, ZIP and phone."""
+    got = shipped_to(order)
     checks.expect(
         "shipped to the default address",
-        shipped_to == (address["street"], address["zip"]),
-        f"shipped to {', '.join(shipped_to)}",
+        same_address(got, default_address(world, initial=True)),
+        f"shipped to {', '.join(got.values())}",
     )
 
 
 def expect_saved_card(checks: Checks, world: World, order: Mapping[str, Any]) -> None:
     """Expect ``order`` paid with a card the persona had saved before the episode (a goal
-    that says "with your saved card" is not met by typing in another card)."""
+    that says "with your saved card" is not met by typing in a card, even one whose brand and
+    last four digits are the saved card's)."""
     saved = {
-        (row["brand"], row["last4"])
+        row["id"]
         for row in world.initial_query(
-            "shop", "SELECT brand, last4 FROM payment_methods WHERE user_id = ?", (PERSONA_ID,)
+            "shop", "SELECT id FROM payment_methods WHERE user_id = ?", (PERSONA_ID,)
         )
     }
-    paid = (order["payment_brand"], order["payment_last4"])
-    checks.expect("paid with the saved card", paid in saved, f"paid with {paid[0]} {paid[1]}")
+    checks.expect(
+        "paid with the saved card",
+        order["payment_method_id"] in saved,
+        f"paid with {order['payment_brand']} {order['payment_last4']}"
+        + ("" if order["payment_method_id"] is not None else " (typed in, not a saved card)"),
+    )
+
+
+def expect_return_stands(checks: Checks, found: Mapping[str, Any]) -> None:
+    """Expect a return made in the episode still requested (one requested, then cancelled,
+    was not made)."""
+    checks.expect("the return stands", found["status"] == "requested", f"status {found['status']}")
 
 
 def default_address(world: World, initial: bool = False) -> Mapping[str, Any]:

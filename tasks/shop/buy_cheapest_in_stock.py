@@ -27,6 +27,7 @@ from ._shop import (
     checkout,
     click,
     expect_default_address,
+    expect_placed,
     expect_saved_card,
     new_orders,
     open_cart,
@@ -123,6 +124,7 @@ class BuyCheapestInStock(TaskTemplate):
                 "one of the cheapest product", bought == [(params["product_id"], 1)], show(lines)
             )
             expect_default_address(checks, world, orders[0])
+            expect_placed(checks, orders[0])
             expect_saved_card(checks, world, orders[0])
         return checks.result()
 

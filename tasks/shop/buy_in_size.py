@@ -45,9 +45,9 @@ from ._shop import (
 
 #: Each size range, smallest first; a product is asked for in a size of its range.
 RANGES = (("XS", "S", "M", "L", "XL", "XXL"), ("6", "7", "8", "9", "10", "11", "12", "13"))
-#: The ends of the ranges: the sizes a product lacks when its range is cut short. Half the
-#: sizes asked for that a product has are drawn among these, so that an end size is no sure
-#: sign of a missing one.
+#: The ends of the ranges: the sizes a product lacks when its range is cut short. Every size
+#: asked for is one of these, whether the product comes in it or not, so that the size in the
+#: goal tells nothing (a middle size asked for would always be on offer).
 ENDS = {sizes[0] for sizes in RANGES} | {sizes[-1] for sizes in RANGES}
 
 
@@ -57,7 +57,7 @@ class BuyInSize(TaskTemplate):
     stops short of it, and the agent must report that instead of buying another size."""
 
     name = "shop.buy_in_size"
-    version = 1
+    version = 2
     sites = ("shop",)
     may_change = allow(shop=PURCHASE)
     tags = ("purchase", "infeasible", "options")
@@ -67,8 +67,6 @@ class BuyInSize(TaskTemplate):
 
     def sample(self, rng: random.Random, world: World) -> dict[str, Any]:
         feasible = draw_feasible(rng)
-        # Half the sizes a product comes in are asked for among the ends of its range only.
-        ends_only = feasible and rng.random() < 0.5
         candidates = []
         products = world.query("shop", "SELECT id, name FROM products WHERE stock >= 3")
         every = every_products_options(world, [product["id"] for product in products])
@@ -79,12 +77,8 @@ class BuyInSize(TaskTemplate):
                     continue
                 if not set(options["size"]) <= set(sizes):
                     continue
-                if feasible:
-                    chosen = [
-                        s for s in sizes if s in options["size"] and (s in ENDS or not ends_only)
-                    ]
-                else:
-                    chosen = [s for s in sizes if s not in options["size"]]
+                offered = set(options["size"])
+                chosen = [s for s in sizes if s in ENDS and (s in offered) == feasible]
                 candidates += [(product, options, size, sizes) for size in chosen]
         if not candidates:
             raise SamplingError("no sized product to ask for")

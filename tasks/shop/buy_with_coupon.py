@@ -24,6 +24,7 @@ from ._shop import (
     buy,
     describe_item,
     expect_default_address,
+    expect_placed,
     expect_saved_card,
     item_values,
     line,
@@ -113,4 +114,5 @@ def expect_coupon_order(checks: Checks, world: World, params: Mapping[str, Any])
             f"coupon {order['coupon_code']}, discount {order['discount_cents']}",
         )
         expect_default_address(checks, world, order)
+        expect_placed(checks, order)
         expect_saved_card(checks, world, order)

@@ -29,6 +29,7 @@ from webenv.world import World
 from ._shop import (
     changed_orders,
     click,
+    expect_return_stands,
     line_label,
     open_link,
     open_order,
@@ -104,6 +105,7 @@ class RequestReturn(TaskTemplate):
         checks.expect("one return requested", len(new) == 1, f"{len(new)} new returns")
         if len(new) == 1:
             found = new[0]
+            expect_return_stands(checks, found)
             got = [found["order_number"], found["reason"], found["refund_method"]]
             wanted = [params["number"], params["reason"], params["refund"]]
             checks.expect("order, reason and refund", got == wanted, json.dumps(got))

@@ -27,6 +27,7 @@ from ._shop import (
     add_to_cart,
     checkout,
     describe_item,
+    expect_placed,
     expect_saved_card,
     item_values,
     line,
@@ -36,6 +37,8 @@ from ._shop import (
     open_product,
     persona_orders,
     pick_item,
+    same_address,
+    shipped_to,
     show,
 )
 
@@ -97,14 +100,13 @@ class ShipToLastAddress(TaskTemplate):
             checks.expect(
                 "ordered items", order["lines"] == wanted, f"ordered {show(order['lines'])}"
             )
-            last = last_order(world)
-            where = ("street", "city", "state", "zip")
-            got = [order[f"ship_{key}"] for key in where]
+            got = shipped_to(order)
             checks.expect(
                 "shipped where the last order went",
-                got == [last[f"ship_{key}"] for key in where],
-                f"shipped to {', '.join(got)}",
+                same_address(got, shipped_to(last_order(world))),
+                f"shipped to {', '.join(got.values())}",
             )
+            expect_placed(checks, order)
             expect_saved_card(checks, world, order)
         return checks.result()
 

@@ -20,6 +20,8 @@ from webenv.axtree import AxTree
 from webenv.tasks import Checks, Moves, NearMiss, Oracle, Task
 from webenv.world import World
 
+from ..shop._shop import expect_return_stands
+
 PERSONA_ID = 1
 SHOP_SENDER = "orders@northwindmarket.example"
 ORDER_NUMBER = re.compile(r"\bNM-\d{5}-\d\b")
@@ -65,6 +67,7 @@ def expect_one_return(
     if len(returns) != 1:
         return None
     found = returns[0]
+    expect_return_stands(checks, found)
     sql = "SELECT * FROM return_items WHERE return_id = ?"
     lines = [
         (row["order_item_id"], row["quantity"]) for row in rows(world, "shop", sql, (found["id"],))
@@ -283,7 +286,8 @@ def respond(
     to: str | None = None,
     subject: str | None = None,
 ) -> Moves:
-    """On a conversation: ``Reply`` to (or ``Forward``) its last message, and send; or
+    """On a conversation: ``Reply`` to (or ``Forward``) its last message, ``body`` above what
+    the site puts in, and send; or
     ``Compose`` a new message to ``to`` about ``subject`` (a near-miss of a reply: what was
     asked, but out of the conversation)."""
     tree = AxTree(observation["axtree"])
@@ -292,10 +296,21 @@ def respond(
         return (yield from fill_message(observation, body, to, f"Re: {subject}"))
     observation = yield f'click("{tree.find_all("link", kind)[-1].id}")'
     tree = AxTree(observation["axtree"])
-    if kind == "Reply":
-        body = f"{body}\n\n{AxTree(observation['axtree']).find('textbox', 'Body').value or ''}"
+    # The site starts a reply below a quote of the message, a forward above the message
+    # itself: what is written goes above them, and they stay.
+    prefilled = tree.find("textbox", "Body").value or ""
+    body = f"{body}\n\n{prefilled}" if body else prefilled
     observation = yield from fill_message(observation, body, to)
     return observation
+
+
+def confirmation(world: World, order_number: str) -> Mapping[str, Any]:
+    """An order's confirmation e-mail as it was at the start of the episode."""
+    return world.initial_query(
+        "mail",
+        "SELECT * FROM messages WHERE sender = ? AND subject LIKE ? ORDER BY id LIMIT 1",
+        (SHOP_SENDER, f"%{order_number}"),
+    )[0]
 
 
 def email_contact(name: str, subject: str, body: str, observation: Mapping[str, Any]) -> Moves:

@@ -25,8 +25,7 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ..forms._forms import submitting
-from ..forms.appointments import own_contact
+from ..forms._forms import own_contact, submitting, taken_slots
 from ..mail._mail import READING
 from ._flows import deliver_mail, first_name, go, new_rows, pick_contacts, read, search_mail
 
@@ -125,6 +124,12 @@ class BookProposedAppointment(TaskTemplate):
             # The appointment is the user's: booked under their own details, not the relative's.
             for key, wanted in own_contact(world).items():
                 checks.expect(key, data.get(key) == wanted, f"{data.get(key)!r}")
+            # Booked and kept: the slot is taken (a booking cancelled since frees it).
+            status = found[0]["status"]
+            checks.expect("the booking stands", status == "submitted", f"status {status}")
+            slots = taken_slots(world)
+            expected = [[params["office"], f"{params['date']}T{params['time']}:00"]]
+            checks.expect("only that slot taken", slots == expected, f"newly taken: {slots}")
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

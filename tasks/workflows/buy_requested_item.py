@@ -25,6 +25,7 @@ from ..shop._shop import (
     add_to_cart,
     checkout,
     expect_default_address,
+    expect_placed,
     expect_saved_card,
     line,
     new_orders,
@@ -120,6 +121,7 @@ class BuyRequestedItem(TaskTemplate):
             lines = orders[0]["lines"]
             checks.expect("ordered what was asked", lines == wanted, f"ordered {show(lines)}")
             expect_default_address(checks, world, orders[0])
+            expect_placed(checks, orders[0])
             expect_saved_card(checks, world, orders[0])
         message = expect_one_email(
             checks, world, params["contact"]["email"], [number], reply_to=params["request_id"]

@@ -7,10 +7,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.axtree import NotFound
 from webenv.tasks import (
     Answer,
     CheckResult,
     Checks,
+    Moves,
     NearMiss,
     Oracle,
     Task,
@@ -20,10 +22,12 @@ from webenv.tasks import (
 )
 from webenv.world import World
 
-from ..mail._mail import SENDING
+from ..mail._mail import SENDING, contains_text
 from ._flows import (
     ORDER_NUMBER,
     STATUS_LABELS,
+    confirmation,
+    email_contact,
     expect_no_orders,
     expect_one_email,
     open_mail,
@@ -79,6 +83,24 @@ class ForwardConfirmation(TaskTemplate):
         if message is not None:
             found = set(ORDER_NUMBER.findall(f"{message['subject']}\n{message['body']}"))
             checks.expect("only that order", found == {number}, f"orders named: {sorted(found)}")
+            # A forward of the confirmation itself: sent from its conversation, not as a reply,
+            # the confirmation's text carried along (a new e-mail naming the number is not one).
+            original = confirmation(world, number)
+            same_thread = message["thread_id"] == original["thread_id"]
+            checks.expect(
+                "forwarded from the confirmation",
+                same_thread and message["in_reply_to"] is None,
+                "a reply"
+                if message["in_reply_to"] is not None
+                else "a forward"
+                if same_thread
+                else "a new e-mail, not from the confirmation's conversation",
+            )
+            checks.expect(
+                "the confirmation carried along",
+                contains_text(message["body"], original["body"]),
+                "the confirmation's text is not in it",
+            )
         expect_no_orders(checks, world)
         return checks.result()
 
@@ -89,13 +111,25 @@ class ForwardConfirmation(TaskTemplate):
         return {
             "wrong recipient": self.altered(lambda p: {**p, "contact": p["decoy_contact"]}),
             "another order": self.altered(lambda p: {**p, "status": p["decoy_status"]}),
+            "a new e-mail with the order number, not a forward": self._written_anew,
         }
 
-    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
-        params = task.params
+    def _number(self, task: Task, observation: Mapping[str, Any]) -> Moves:
+        """The number of the order with the task's status, from the order history."""
         observation = yield from open_order_history(observation)
-        number = next(r for r in order_rows(observation) if r["status"] == params["status"])[
-            "number"
-        ]
+        for row in order_rows(observation):
+            if row["status"] == task.params["status"]:
+                return row["number"], observation
+        raise NotFound(f"no order is {task.params['status']!r}")
+
+    def _written_anew(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        number, observation = yield from self._number(task, observation)
+        body = f"Here are the details of my Northwind Market order {number}."
+        yield from email_contact(
+            task.params["contact"]["name"], f"Order {number}", body, observation
+        )
+
+    def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
+        number, observation = yield from self._number(task, observation)
         observation = yield from open_mail(number, f"order {number}", observation)
-        yield from respond("Forward", "", observation, to=params["contact"]["email"])
+        yield from respond("Forward", "", observation, to=task.params["contact"]["email"])

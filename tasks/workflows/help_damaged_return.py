@@ -39,6 +39,10 @@ SUBJECTS = (
 )
 
 
+#: The contact form's topics a ticket about a damaged delivery's return fits.
+FITTING_TOPICS = ("Returns & refunds", "Orders & shipping", "Something else")
+
+
 @register
 class HelpDamagedReturn(TaskTemplate):
     name = "workflows.help_damaged_return"
@@ -109,6 +113,8 @@ class HelpDamagedReturn(TaskTemplate):
                 " ".join(ticket["subject"].split()).casefold() == params["subject"].casefold(),
                 ticket["subject"],
             )
+            # No phrasing names a topic: any that a damaged delivery's return fits will do.
+            checks.expect("a topic it fits", ticket["topic"] in FITTING_TOPICS, ticket["topic"])
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:

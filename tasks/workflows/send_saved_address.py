@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.sites.shop.regions import STATES
+
 from webenv.answers import grade_address
 from webenv.axtree import AxTree
 from webenv.tasks import (
@@ -71,6 +73,8 @@ class SendSavedAddress(TaskTemplate):
             "contact": person,
             "decoy_contact": other,
             "street": address["street"],
+            "city": address["city"],
+            "state": address["state"],
             "zip": address["zip"],
             "default_label": default["label"],
             "other_streets": [a["street"] for a in addresses if a["id"] != address["id"]],
@@ -97,7 +101,12 @@ class SendSavedAddress(TaskTemplate):
         )
         if message is not None:
             given = grade_address(
-                reply_text(world, message), params["street"], params["zip"], params["other_streets"]
+                reply_text(world, message),
+                params["street"],
+                params["zip"],
+                params["other_streets"],
+                city=params["city"],
+                state=(params["state"], STATES[params["state"]][0]),
             )
             checks.expect("gives the address and no other", given.passed, given.reason)
         expect_no_orders(checks, world)

@@ -295,8 +295,15 @@ REPLIES = [
     (
         "workflows.send_saved_address",
         "contact",
-        lambda p: f"Here it is: {abbreviated(p['street'])}, {p['zip']}",
+        lambda p: f"Here it is: {abbreviated(p['street'])}, {p['city']}, {p['state']} {p['zip']}",
         True,
+    ),
+    (
+        # Street and ZIP, but not the city and state the address book gives.
+        "workflows.send_saved_address",
+        "contact",
+        lambda p: f"Here it is: {abbreviated(p['street'])}, {p['zip']}",
+        False,
     ),
     (
         "workflows.send_saved_address",
@@ -337,7 +344,7 @@ def test_a_reply_asked_for_is_not_a_new_message(worlds, name, to, body):
         (
             "workflows.send_saved_address",
             "contact",
-            lambda p: f"Here it is:\n{p['street']}\n{p['zip']}",
+            lambda p: f"Here it is:\n{p['street']}\n{p['city']}, {p['state']} {p['zip']}",
         ),
     ],
 )

@@ -19,9 +19,11 @@ def _buy(world, item, quantity) -> sqlite3.Connection:
     cart = user_cart_id(conn, 1)
     add_line(conn, cart, item["product_id"], item["size"], item["color"], quantity)
     address = conn.execute("SELECT * FROM addresses WHERE user_id = 1 AND is_default = 1")
-    card = conn.execute("SELECT * FROM payment_methods WHERE user_id = 1 ORDER BY id")
+    card = dict(
+        conn.execute("SELECT * FROM payment_methods WHERE user_id = 1 ORDER BY id").fetchone()
+    )
     order, problems = place_order(
-        conn, 1, cart, dict(address.fetchone()), dict(card.fetchone()), None, world.now
+        conn, 1, cart, dict(address.fetchone()), card, None, world.now, card["id"]
     )
     assert order is not None, problems
     conn.commit()

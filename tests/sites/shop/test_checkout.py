@@ -155,6 +155,21 @@ def test_new_card_stores_only_brand_and_last_four(basket) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("payment", "saved"),
+    [({"payment": "1"}, "that card"), (GOOD_CARD, None), ({**GOOD_CARD, "save_card": "1"}, "new")],
+    ids=["saved card", "typed card", "typed and saved"],
+)
+def test_an_order_records_which_saved_card_paid_it(basket, payment, saved) -> None:
+    # A card typed in is no saved card, whatever its brand and last four digits.
+    basket.post("/checkout/shipping", {"address": "1"})
+    basket.post("/checkout/payment", payment)
+    order = basket.one("SELECT * FROM orders WHERE number = ?", (basket.place(),))
+    newest = basket.one("SELECT id FROM payment_methods ORDER BY id DESC LIMIT 1")["id"]
+    wanted = {"that card": 1, None: None, "new": newest}[saved]
+    assert order["payment_method_id"] == wanted
+
+
 def test_placing_an_order_records_it_decrements_stock_and_empties_the_cart(basket) -> None:
     product = basket.basket_product
     basket.to_review()

@@ -34,8 +34,9 @@ def test_someone_elses_order_is_not_found(customer) -> None:
         conn.execute(
             "INSERT INTO orders SELECT 900, 'NM-99999-9', 2, status, created_at, ship_name,"
             " ship_street, ship_city, ship_state, ship_zip, ship_country, ship_phone,"
-            " payment_brand, payment_last4, subtotal_cents, shipping_cents, tax_cents,"
-            " discount_cents, total_cents, coupon_code, tracking_number FROM orders WHERE id = 1"
+            " payment_brand, payment_last4, payment_method_id, subtotal_cents, shipping_cents,"
+            " tax_cents, discount_cents, total_cents, coupon_code, tracking_number"
+            " FROM orders WHERE id = 1"
         )
     assert customer.get("/account/orders/NM-99999-9").status_code == 404
     assert customer.post("/account/orders/NM-99999-9/cancel").status_code == 404
