@@ -965,11 +965,28 @@ def test_a_second_candidate_in_another_form_is_a_hedge(kind, text, expected):
         ("4133 Sellers Street, North Maryville, KS 66978", False),
         ("4133 Sellers Street, North Mary, MO 66978", False),  # another state
         ("4133 Sellers Street, North Mary 66978", False),
+        ("4133 Sellers Street, N. Mary, KS 66978", True),  # the city's "North" shortened
+        ("4133 Sellers Street\nNorth Mary, KS. ZIP: 66978", True),
+        ("OK, here it is: 4133 Sellers St, North Mary 66978.", False),  # "OK" is no state
+        ("4133 Sellers St, North Mary, TX 66978 (not KS)", False),  # the state given is TX
+        ("HI! 4133 Sellers St, North Mary, 66978", False),
     ],
 )
 def test_an_address_with_its_city_and_state_needs_both(text, ok):
     others = [s for s in STREETS if s != "4133 Sellers Street"]
-    result = grade_address(
-        text, "4133 Sellers Street", "66978", others, city="North Mary", state=("KS", "Kansas")
-    )
+    states = {"KS": "Kansas", "MO": "Missouri", "OK": "Oklahoma", "HI": "Hawaii",
+              "VA": "Virginia", "WV": "West Virginia", "TX": "Texas"}  # fmt: skip
+    result = grade_address(text, "4133 Sellers Street", "66978", others, "North Mary", "KS", states)
+    assert result.passed is ok, result.reason
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    ("given", "wanted", "ok"),
+    [("West Virginia", "VA", False), ("West Virginia", "WV", True), ("Virginia", "VA", True)],
+)
+def test_a_state_is_read_by_the_longest_name_that_fits(given, wanted, ok):
+    states = {"VA": "Virginia", "WV": "West Virginia"}
+    text = f"4133 Sellers Street, North Mary, {given} 66978"
+    result = grade_address(text, "4133 Sellers Street", "66978", (), "North Mary", wanted, states)
     assert result.passed is ok, result.reason

@@ -60,7 +60,7 @@ import bisect
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal, InvalidOperation
@@ -1086,11 +1086,14 @@ def grade_address(
     zip_code: str,
     others: Iterable[str] = (),
     city: str = "",
-    state: tuple[str, str] | None = None,
+    state: str = "",
+    states: Mapping[str, str] | None = None,
 ) -> Grade:
-    """Whether ``text`` gives the address at ``street`` (with its ``city``, ``state`` as its
-    postal code or its name, and ZIP code) as a person writes it, and none of the ``others``
-    (the other saved addresses' streets). Never raises."""
+    """Whether ``text`` gives the address at ``street`` (with its ``city``, its ``state`` and
+    ZIP code) as a person writes it, and none of the ``others`` (the other saved addresses'
+    streets). ``state`` is a postal code of ``states`` (postal code -> name): the state is
+    read where an address gives it, right before the ZIP code, by its code or its name (the
+    longest that fits: "West Virginia" is not Virginia). Never raises."""
     try:
         text = clean(text)
     except Exception as error:
@@ -1104,12 +1107,16 @@ def grade_address(
         return Grade(False, f"does not give the street {street!r}")
     if len(found.values) > 1:
         return Grade(False, f"also gives another saved address ({found.values[1]!r})")
-    if not re.search(rf"(?<![0-9]){re.escape(zip_code)}(?![0-9])", text):
+    at_zip = re.search(rf"(?<![0-9]){re.escape(zip_code)}(?![0-9])", text)
+    if not at_zip:
         return Grade(False, f"gives the street but not the ZIP code {zip_code}")
-    if city and f" {normalize_text(city)} " not in f" {normalize_text(text)} ":
+    if city and f" {normalize_address(city)} " not in f" {normalize_address(text)} ":
         return Grade(False, f"gives the street but not the city {city}")
-    if state is not None and not _names_state(text, *state, zip_code):
-        return Grade(False, f"gives the street but not the state {state[0]}")
+    if state:
+        given = _state_before(text[: at_zip.start()], states or {state: state})
+        if given != state:
+            named = f"names {given}" if given else "names none"
+            return Grade(False, f"gives the street but not the state {state} ({named})")
     # (A reply's quote of the e-mail it answers is the caller's to take out, as the site wrote
     # it: a line starting with ">" is the writer's own.)
     doubt = _UNSURE.search(_skeleton(text)) or _address_doubt(text, street, zip_code, others)
@@ -1121,15 +1128,20 @@ def grade_address(
     return Grade(True, f"gives {street}, {zip_code}", want)
 
 
-def _names_state(text: str, code: str, name: str, zip_code: str) -> bool:
-    """Whether ``text`` names the state by its name or its postal code: in capitals, or in
-    any case right before the ZIP code ("in", "or" and "me" are words too)."""
-    code, before_zip = re.escape(code), rf"[\s,]*{re.escape(zip_code)}(?![0-9])"
-    return bool(
-        re.search(rf"(?<![A-Za-z]){code}(?![A-Za-z])", text)
-        or re.search(rf"(?<![A-Za-z]){code}{before_zip}", text, re.IGNORECASE)
-        or f" {normalize_text(name)} " in f" {normalize_text(text)} "
+def _state_before(text: str, states: Mapping[str, str]) -> str | None:
+    """The postal code of the state ``text`` ends with, by its code or its name ("KS 66978",
+    "Kansas, 66978", "KS. ZIP: 66978" with the ZIP code cut off), or None."""
+    spellings = {code.casefold(): code for code in states}
+    spellings |= {normalize_text(name): code for code, name in states.items()}
+    spellings.pop("", None)
+    if not spellings:
+        return None
+    longest_first = sorted(spellings, key=len, reverse=True)
+    words = "|".join(r"\s+".join(map(re.escape, spelling.split())) for spelling in longest_first)
+    end = re.search(
+        rf"(?<![A-Za-z])({words})\.?[\s,.]*(?:zip(?:\s*code)?\s*:?\s*)?$", text, re.IGNORECASE
     )
+    return spellings[" ".join(end[1].casefold().split())] if end else None
 
 
 #: A street address by its shape, in :func:`normalize_address` form: a house number (in

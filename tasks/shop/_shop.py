@@ -12,6 +12,7 @@ from typing import Any
 
 from webenv.sites.shop.seeding import stamp
 
+from webenv.answers import normalize_address, normalize_text
 from webenv.axtree import AxTree, NotFound
 from webenv.tasks import ADD, ANY, Allowance, Checks, May, Moves
 from webenv.world import World
@@ -250,15 +251,21 @@ def shipped_to(order: Mapping[str, Any]) -> dict[str, str]:
 
 
 def same_address(got: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
-    """Whether two addresses are one: every field of :data:`SHIPPING_FIELDS` alike, case and
-    spacing aside, the phone by its digits (the address retyped in full is the same place; a
-    stranger's name, another city or phone at the same street is not)."""
+    """Whether two addresses are one: every field of :data:`SHIPPING_FIELDS` alike as a person
+    reads them (case, spacing and punctuation aside, the street's usual abbreviations read as
+    the words they shorten, the ZIP code by its five digits, the phone by its ten): the address
+    retyped in full is the same place; a stranger's name, another city or phone at the same
+    street is not."""
 
     def plain(field: str, value: Any) -> str:
         text = str(value or "")
         if field == "phone":
             return re.sub(r"\D", "", text)[-10:]
-        return " ".join(text.casefold().split())
+        if field == "zip":
+            return re.sub(r"\D", "", text)[:5]
+        if field in ("street", "city"):
+            return normalize_address(text)
+        return normalize_text(text)
 
     return all(plain(key, got[key]) == plain(key, wanted[key]) for key in SHIPPING_FIELDS)
 

@@ -39,6 +39,16 @@ from ._flows import (
 )
 
 
+def order_details(body: str) -> list[str]:
+    """The lines of a confirmation e-mail that give its order: the item lines (under
+    "Items:", up to a blank line) and the order total (the whole body when it has neither)."""
+    lines = [line.strip() for line in body.splitlines()]
+    start = lines.index("Items:") + 1 if "Items:" in lines else len(lines)
+    end = lines.index("", start) if "" in lines[start:] else len(lines)
+    found = [*lines[start:end], *(line for line in lines if line.startswith("Order total:"))]
+    return [line for line in found if line] or [body]
+
+
 @register
 class ForwardConfirmation(TaskTemplate):
     name = "workflows.forward_confirmation"
@@ -96,10 +106,15 @@ class ForwardConfirmation(TaskTemplate):
                 if same_thread
                 else "a new e-mail, not from the confirmation's conversation",
             )
+            # Its details carried along (the items and the total): the user may trim the
+            # rest, their address and card among it.
+            missing = [
+                line
+                for line in order_details(original["body"])
+                if not contains_text(message["body"], line)
+            ]
             checks.expect(
-                "the confirmation carried along",
-                contains_text(message["body"], original["body"]),
-                "the confirmation's text is not in it",
+                "the order's details carried along", not missing, f"without {missing[:2]}"
             )
         expect_no_orders(checks, world)
         return checks.result()

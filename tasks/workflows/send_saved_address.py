@@ -106,7 +106,8 @@ class SendSavedAddress(TaskTemplate):
                 params["zip"],
                 params["other_streets"],
                 city=params["city"],
-                state=(params["state"], STATES[params["state"]][0]),
+                state=params["state"],
+                states={code: name for code, (name, _tax) in STATES.items()},
             )
             checks.expect("gives the address and no other", given.passed, given.reason)
         expect_no_orders(checks, world)
