@@ -50,8 +50,11 @@ PER_SITE = (
     "workflows.email_order_total",
 )
 COMPARED = PER_SITE[:2]
-#: Busy processes per core while loaded, and the longest they may run.
-BUSY_PER_CORE = 3
+#: Busy processes per core while loaded, and the longest they may run. Every run's tests keep
+#: one spinning on each core, which leaves no core idle (and, in ``make test``, beside the
+#: other workers' episodes); the full matrix's take three, for a harsher load.
+BUSY_PER_CORE = 1
+FULL_BUSY_PER_CORE = 3
 BUSY_LIMIT_S = 240
 #: The longest the busy run of :data:`PER_SITE` may take (a first episode of a template,
 #: its world built and Chromium launched on the saturated cores, takes up to a minute).
@@ -293,7 +296,7 @@ def test_the_oracle_sees_the_same_pages_on_a_busy_machine():
     seeds = SEEDS if ALL_TEMPLATES else (0,)
     limit = EVERY_TEMPLATE_LIMIT_S
     quiet = in_thread(lambda: _oracle_run(names, seeds), limit=limit)
-    with busy_cpu(limit=limit):
+    with busy_cpu(FULL_BUSY_PER_CORE, limit=limit):
         busy = in_thread(lambda: _oracle_run(names, seeds), limit=limit)
     _assert_succeeded(quiet)
     _assert_succeeded(busy)

@@ -20,7 +20,7 @@ from gymnasium.utils.env_checker import check_env
 import webenv
 from tests.processes import chromium_pids, in_thread
 from tests.test_env import CHECKED
-from tests.test_load import BUSY_LIMIT_S, busy_cpu
+from tests.test_load import BUSY_LIMIT_S, FULL_BUSY_PER_CORE, busy_cpu
 from webenv.errors import BrowserNotFoundError
 
 #: Chromium in threads or processes of the tests' own (see tests/conftest.py's tiers).
@@ -66,7 +66,7 @@ def test_eight_envs_reset_and_step_on_a_saturated_machine_and_a_killed_browser_e
 
 @pytest.mark.suite  # eight Chromiums on a saturated machine: a minute
 def test_eight_async_envs_reset_and_step_on_a_saturated_machine(capfd):
-    with busy_cpu():
+    with busy_cpu(FULL_BUSY_PER_CORE):
         envs = gym.make_vec(
             TASK,
             num_envs=ENVS,
@@ -132,7 +132,7 @@ CHECKED_BUSY = [
 
 @pytest.mark.parametrize("env_id", CHECKED_BUSY)
 def test_gymnasiums_checker_passes_on_a_saturated_machine(env_id):
-    with busy_cpu():
+    with busy_cpu(FULL_BUSY_PER_CORE):
         in_thread(lambda: _checked(env_id), limit=BUSY_LIMIT_S)
 
 
@@ -143,5 +143,5 @@ EVERY_ID_LIMIT_S = 30 * len(ALL_IDS)
 @pytest.mark.suite  # every registered env, on a saturated machine
 @pytest.mark.timeout(EVERY_ID_LIMIT_S + 60)  # the project's 300 s per test would cut it short
 def test_gymnasiums_checker_passes_for_every_env_on_a_saturated_machine():
-    with busy_cpu(limit=EVERY_ID_LIMIT_S):
+    with busy_cpu(FULL_BUSY_PER_CORE, limit=EVERY_ID_LIMIT_S):
         in_thread(lambda: [_checked(env_id) for env_id in ALL_IDS], limit=EVERY_ID_LIMIT_S)
