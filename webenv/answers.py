@@ -629,6 +629,13 @@ def _dates(text: str, year: int | None) -> _Found:
     return _Found(tuple(values), tuple(invalid))
 
 
+def dates_in(text: object, year: int | None = None) -> tuple[list[date], list[str]]:
+    """The calendar dates written in ``text``, read as :func:`grade` reads them (a date without
+    its year in ``year``), and what looked like a date but is none ("February 30")."""
+    found = _dates(clean(text), year)
+    return list(found.values), list(found.invalid)
+
+
 def _month_and_day(month: str, day: str) -> tuple[str, str]:
     """(month, day) of a numeric date, or the two swapped where only that reading is a date:
     "20/01/2027" is January 20; "3/4/2026" stays March 4."""

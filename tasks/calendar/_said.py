@@ -3,17 +3,20 @@
 A careful reply to "could we meet between 1 PM and 5 PM?" may give the meeting as a span
 ("3:00 PM – 3:30 PM", "1:30-2 PM") and echo the asked window ("You asked for 1 PM to 5 PM; I
 booked 3:00 PM"). Neither offers a second time: :func:`grade_booked_time` reads the meeting's
-own span as its start and passes over the window, then grades the rest as a ``time`` answer
-(:func:`webenv.answers.grade`), so any other time named is still a hedge or a wrong answer.
+own span as its start and passes over the window where it is only echoed, then grades the rest
+as a ``time`` answer (:func:`webenv.answers.grade`), so any other time named is still a hedge
+or a wrong answer, and so is the window offered as well ("or any time 1-5 PM"). It may leave
+the day out (the colleague asked for it), but any day it names must be the meeting's
+(:func:`other_day_named`).
 """
 
 from __future__ import annotations
 
 import re
-from datetime import time
+from datetime import date, time, timedelta
 from typing import NamedTuple
 
-from webenv.answers import Grade, clean, grade, normalize_text
+from webenv.answers import Grade, clean, dates_in, grade, normalize_text
 
 #: A clock time as people write it: "3", "3:30", "3:30 PM", "3pm", "15:00", "noon".
 _CLOCK = r"(?:(\d{1,2})(?::(\d{2}))?(?:\s*([ap])\.?\s?m\b\.?)?|(noon))"
@@ -84,13 +87,74 @@ def grade_booked_time(text: str, start: time, end: time, window: tuple[time, tim
         ends = _read(_End.of(*match.groups()[:4]), _End.of(*match.groups()[4:]))
         if ends == (start, end):
             return f" {said} "
-        if ends == window:
+        if ends == window and not _offered(match):
             return " "
         return match[0]
 
     for pattern in _SPANS:
         text = pattern.sub(restate, text)
     return grade("time", text, start)
+
+
+#: Where a clause ends: a comma, a semicolon, a colon, or a sentence's end (not a.m.'s dot).
+_CLAUSE_END = re.compile(r"[,;:!?]|(?<!\b[ap])(?<!\b[ap]\.m)\.(?=\s|$)", re.IGNORECASE)
+#: Words that offer a span as a time too, not as what was asked: "or", "if that's bad",
+#: "instead", "any time", "also", "too".
+_OFFERS = re.compile(
+    r"\b(?:or|if|instead|any\s*time|whenever|otherwise|alternatively|else|also|too|either)\b",
+    re.IGNORECASE,
+)
+
+
+def _offered(match: re.Match[str]) -> bool:
+    """Whether the clause around a span of the asked window offers it as a time as well."""
+    text = match.string
+    ends = [found.end() for found in _CLAUSE_END.finditer(text, 0, match.start())]
+    begin = ends[-1] if ends else 0
+    after = _CLAUSE_END.search(text, match.end())
+    clause = text[begin : after.start() if after else len(text)]
+    return bool(_OFFERS.search(clause.replace(match[0], " ")))
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: A weekday by its name, or by a short form written as one ("Thu, Oct 15", "Fri. 2 PM").
+_WEEKDAY = re.compile(
+    r"\b(?:(?i:(monday|tuesday|wednesday|thursday|friday|saturday|sunday))s?"
+    r"|(Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)(?=\.|,|\s+\d|\s+[A-Z][a-z]{2}))\b"
+)
+#: Days named from today: "today", "tonight", "tomorrow", "yesterday"; weeks: "this week",
+#: "next week".
+_RELATIVE = re.compile(
+    r"\b(today|tonight|this (?:morning|afternoon|evening)|tomorrow|yesterday"
+    r"|(?:this|next) week)\b",
+    re.IGNORECASE,
+)
+
+
+def other_day_named(text: str, day: date, today: date) -> str:
+    """The first day ``text`` names that is not ``day`` (empty if none): a date (in ``day``'s
+    year when written without one), a weekday, or a day or week named from ``today``."""
+    dates, invalid = dates_in(text, day.year)
+    for found in dates:
+        if found != day:
+            return f"names {found:%A, %B %-d, %Y}"
+    if invalid:
+        return f"names {invalid[0]}"
+    for match in _WEEKDAY.finditer(text):
+        written = (match[1] or match[2]).lower()
+        if not _WEEKDAYS[day.weekday()].startswith(written[:3]):
+            return f"names {match[0]!r}, not a {day:%A}"
+    for match in _RELATIVE.finditer(text):
+        words = match[1].lower()
+        if words.endswith("week"):
+            week = today + timedelta(weeks=words.startswith("next"))
+            same = week.isocalendar()[:2] == day.isocalendar()[:2]
+        else:
+            offset = {"tomorrow": 1, "yesterday": -1}.get(words, 0)
+            same = today + timedelta(days=offset) == day
+        if not same:
+            return f"names {match[0]!r}, not {day:%A, %B %-d}"
+    return ""
 
 
 #: Words that ask the guests to answer the invitation.

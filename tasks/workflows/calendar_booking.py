@@ -43,7 +43,7 @@ from ..calendar._calendar import (
     today,
     working_days,
 )
-from ..calendar._said import grade_booked_time, reminder_problem
+from ..calendar._said import grade_booked_time, other_day_named, reminder_problem
 from ..mail._mail import SENDING, send
 from ._flows import (
     deliver_mail,
@@ -151,8 +151,11 @@ class BookRequestedMeeting(TaskTemplate):
         if message is not None and start is not None:
             end = start + timedelta(minutes=30)
             window = (time(WINDOW[0]), time(WINDOW[1]))
-            said = grade_booked_time(_written(message["body"]), start.time(), end.time(), window)
+            written = _written(message["body"])
+            said = grade_booked_time(written, start.time(), end.time(), window)
             checks.expect("the reply gives the booked time", said.passed, said.reason)
+            other = other_day_named(written, start.date(), today(world))
+            checks.expect("any day the reply names is the booked one", not other, other)
         return checks.result()
 
     def stated_values(self, params: Mapping[str, Any]) -> list[str]:
@@ -161,6 +164,7 @@ class BookRequestedMeeting(TaskTemplate):
     def near_misses(self) -> dict[str, NearMiss]:
         return {
             "replied with another time": self.altered(lambda p: {**p, "reply_off": 30}),
+            "replied with another day": self.altered(lambda p: {**p, "reply_day_off": 1}),
             "did not invite them": self.altered(lambda p: {**p, "no_invite": True}),
         }
 
@@ -184,7 +188,8 @@ class BookRequestedMeeting(TaskTemplate):
         observation = yield from fill_form(values, "Create event", observation)
         told = start + timedelta(minutes=params.get("reply_off", 0))
         observation = yield from open_mail(query, SUBJECT, observation)
-        body = f"Booked: {day_name(day)} at {clock(told)}. The invitation is on its way."
+        said = day + timedelta(days=params.get("reply_day_off", 0))
+        body = f"Booked: {day_name(said)} at {clock(told)}. The invitation is on its way."
         yield from respond("Reply", body, observation)
 
 

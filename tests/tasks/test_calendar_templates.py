@@ -244,6 +244,9 @@ def test_a_reply_may_give_the_booked_span_and_echo_the_asked_window(fresh_task: 
             (f"Booked: {_clock(end)} – {_clock(later)}.", False),
             (f"Booked: {_clock(start)} – {_clock(later)}.", False),
             (f"Booked {_clock(start)}, or maybe {_clock(end)}.", False),
+            (f"Booked: {start:%A, %B} {start.day} at {_clock(start)}.", True),
+            (f"Booked: {later + timedelta(days=1):%A, %B %-d} at {_clock(start)}.", False),
+            (f"Booked {_clock(start)}; if that's bad, any time 1 PM to 5 PM works too.", False),
             (f"You asked for 1 PM to 5 PM; I booked {_clock(later)}.", False),
             ("Booked somewhere between 1 PM and 5 PM.", False),
         ]
@@ -274,7 +277,43 @@ def test_a_span_takes_the_am_or_pm_of_its_end() -> None:
         ("11:30 AM, from 9 to 1 PM as asked", True),
         ("5-6 people; 11:30 AM", True),  # a span of no times
         ("11:30 AM or 9 AM", False),
+        # The asked window offered as well is a second answer, echoed it is none.
+        ("11:30 AM-12 PM or 9 AM-1 PM", False),
+        ("11:30 AM. If that's bad for you, any time 9 AM-1 PM works for me too.", False),
+        ("Booked 11:30 AM; 9 AM to 1 PM also works", False),
+        ("11:30 AM, or whenever between 9 and 1 PM", False),
+        ("11:30 AM (instead, 9 to 1 PM is open)", False),
+        ("You asked for 9 a.m. to 1 p.m. I booked 11:30 a.m.", True),
+        ("Within your 9 AM - 1 PM window: 11:30 AM. Let me know if it doesn't suit.", True),
     ]
     for text, passes in cases:
         said = grade_booked_time(text, time(11, 30), time(12), window)
         assert said.passed == passes, (text, said.reason)
+
+
+def test_a_reply_may_leave_the_day_out_but_names_no_other() -> None:
+    from webenv.suite.calendar._said import other_day_named
+
+    day, today = date(2026, 10, 15), date(2026, 10, 12)  # a Thursday, seen on a Monday
+    cases = [
+        ("Booked: 2:00 PM. The invitation is on its way.", True),
+        ("Booked: Thursday, October 15 at 2:00 PM.", True),
+        ("Booked for Thu, Oct 15, 2 PM.", True),
+        ("See you Thursday at 2.", True),
+        ("Booked 10/15 at 2:00 PM", True),
+        ("Booked 2026-10-15 14:00", True),
+        ("On the 15th of October, 2 PM, this week as you asked.", True),
+        ("Booked: Monday, February 8 at 1:00 PM.", False),
+        ("Booked: Thursday, October 22 at 2:00 PM.", False),
+        ("Booked: Friday, October 15 at 2:00 PM.", False),  # the date right, the weekday not
+        ("See you Fri. at 2 PM", False),
+        ("Booked 10/16 at 2:00 PM", False),
+        ("Booked for 2:00 PM tomorrow.", False),
+        ("Booked: 2:00 PM today.", False),
+        ("Booked for next week, 2:00 PM.", False),
+        ("Booked: February 30 at 2 PM.", False),
+        ("I sat down and booked 2 PM.", True),  # a word, not a weekday
+    ]
+    for text, passes in cases:
+        problem = other_day_named(text, day, today)
+        assert (not problem) == passes, (text, problem)
