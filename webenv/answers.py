@@ -636,6 +636,13 @@ def dates_in(text: object, year: int | None = None) -> tuple[list[date], list[st
     return list(found.values), list(found.invalid)
 
 
+def times_in(text: object) -> tuple[list[time], list[str]]:
+    """The clock times written in ``text``, read as :func:`grade` reads them (a bare "1:30" in
+    the afternoon), and what looked like a time but is none ("13:75", "14 PM")."""
+    found = _times(clean(text))
+    return list(found.values), list(found.invalid)
+
+
 def _month_and_day(month: str, day: str) -> tuple[str, str]:
     """(month, day) of a numeric date, or the two swapped where only that reading is a date:
     "20/01/2027" is January 20; "3/4/2026" stays March 4."""

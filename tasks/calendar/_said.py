@@ -13,10 +13,10 @@ the day out (the colleague asked for it), but any day it names must be the meeti
 from __future__ import annotations
 
 import re
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import NamedTuple
 
-from webenv.answers import Grade, clean, dates_in, grade, normalize_text
+from webenv.answers import Grade, clean, dates_in, grade, normalize_text, times_in
 
 #: A clock time as people write it: "3", "3:30", "3:30 PM", "3pm", "15:00", "noon".
 _CLOCK = r"(?:(\d{1,2})(?::(\d{2}))?(?:\s*([ap])\.?\s?m\b\.?)?|(noon))"
@@ -162,19 +162,33 @@ _ASKS_REPLY = re.compile(
     r"\b(?:repl(?:y|ies)|respond|response|answer|rsvp|r s v p|let me know|get back to me"
     r"|accept|decline|confirm)",
 )
-#: Words that tell them the meeting is off, or that they need not answer.
+#: Words that tell them the meeting is off, or moved, or that they need not answer.
 _CALLS_OFF = re.compile(
-    r"\b(?:(?:is|has been|was|been|are|got) (?:cancell?ed|called off|postponed)|is off"
-    r"|(?:cancell?ing|call(?:ing)? off|cancel) (?:the|this|our|my) (?:meeting|invitation)"
+    r"\b(?:(?:is|has been|was|been|are|got|s) (?:cancell?ed|called off|postponed|moved"
+    r"|rescheduled|pushed(?: back)?|brought forward)|is off"
+    r"|(?:cancell?(?:ed|ing)?|call(?:ing|ed)? off|mov(?:ed|ing)|reschedul(?:ed|ing))"
+    r" (?:the|this|our|my)"
+    r" (?:meeting|invitation)"
     r"|ignore (?:the|this|that|my) invit\w*|disregard|no need to"
     r"|(?:do not|don t|dont) (?:need to )?(?:reply|respond|answer))\b",
 )
 
 
-def reminder_problem(subject: str, body: str, title: str) -> str:
+#: A deadline for the answer, to the end of its sentence: "reply by Friday", "before 5 PM
+#: tomorrow", "no later than Oct 9" (a day or time that is not the meeting's).
+_DEADLINE = re.compile(
+    r"\b(?:by|before|no later than)\s+(?=(?:the\s+)?(?:end|eod|cob|close|today"
+    r"|tonight|tomorrow|this|next|noon|mid|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may"
+    r"|jun|jul|aug|sep|oct|nov|dec|\d))[^.!?\n]*",
+    re.IGNORECASE,
+)
+
+
+def reminder_problem(subject: str, body: str, title: str, start: datetime, today: date) -> str:
     """What keeps an e-mail from reminding guests to answer the invitation to ``title`` (empty
-    if nothing): it must name the meeting, in its subject or body, ask them to reply, and not
-    call the meeting off."""
+    if nothing): it must name the meeting, in its subject or body, ask them to reply, and
+    neither call the meeting off or move it nor give it another day or time than its own
+    (``start``, local; it may give neither)."""
     text = normalize_text(f"{subject}\n{body}")
     if f" {normalize_text(title)} " not in f" {text} ":
         return f"does not name the meeting {title!r}"
@@ -182,5 +196,32 @@ def reminder_problem(subject: str, body: str, title: str) -> str:
         return "does not ask them to reply"
     found = _CALLS_OFF.search(text)
     if found:
-        return f"calls the meeting off ({found[0]!r})"
+        return f"calls the meeting off or moves it ({found[0]!r})"
+    written = _DEADLINE.sub(" ", f"{subject}\n{body}")
+    other = other_day_named(written, start.date(), today)
+    if other:
+        return f"{other}: the meeting is on {start:%A, %B %-d}"
+    return other_time_named(written, start.time())
+
+
+def other_time_named(text: str, start: time) -> str:
+    """The first clock time ``text`` names that is not ``start`` (empty if none), a span that
+    begins at ``start`` ("2:00-2:30 PM") reading as ``start``."""
+    try:
+        text = clean(text)
+    except Exception as error:
+        return f"unreadable text ({type(error).__name__})"
+
+    def begins(match: re.Match[str]) -> str:
+        ends = _read(_End.of(*match.groups()[:4]), _End.of(*match.groups()[4:]))
+        return f" {start:%H:%M} " if ends is not None and ends[0] == start else match[0]
+
+    for pattern in _SPANS:
+        text = pattern.sub(begins, text)
+    times, invalid = times_in(text)
+    if invalid:
+        return f"names {invalid[0]}"
+    for found in times:
+        if found != start:
+            return f"names {found:%H:%M}, not the meeting's {start:%H:%M}"
     return ""

@@ -201,6 +201,16 @@ def _free_in_window(rng: random.Random, world: World, day: date, zone: str) -> b
     )
 
 
+def _awaited_start(world: World, params: Mapping[str, Any]) -> datetime:
+    """The local start of the meeting a reminder is about (as the episode began)."""
+    zone = home_zone(world)
+    for event in awaited_meetings(world):
+        start = to_local(event["starts_at"], zone)
+        if event["title"] == params["title"] and start.date().isoformat() == params["day"]:
+            return start
+    raise LookupError(f"no awaited meeting {params['title']!r} on {params['day']}")
+
+
 def _first_free(tree: AxTree, day: date) -> datetime:
     """The first free half hour of the afternoon window, read off the day view's agenda."""
     taken = []
@@ -263,7 +273,10 @@ class RemindUnanswered(TaskTemplate):
             to = {a.strip().lower() for f in fields if f for a in f.split(",") if a.strip()}
             want = set(params["waiting"])
             checks.expect("to exactly the guests who did not reply", to == want, f"sent to {to}")
-            problem = reminder_problem(message["subject"], message["body"], params["title"])
+            start = _awaited_start(world, params)
+            problem = reminder_problem(
+                message["subject"], message["body"], params["title"], start, today(world)
+            )
             checks.expect("asks them to answer the invitation", not problem, problem)
         return checks.result()
 
@@ -275,6 +288,7 @@ class RemindUnanswered(TaskTemplate):
             "wrote to every guest": self.altered(lambda p: {**p, "everyone": True}),
             "left one out": self.altered(lambda p: {**p, "drop": True}),
             "told them it is off": self.altered(lambda p: {**p, "calls_off": True}),
+            "gave a wrong time": self.altered(lambda p: {**p, "wrong_time": True}),
         }
 
     def oracle(self, task: Task, observation: Mapping[str, Any]) -> Oracle:
@@ -298,6 +312,8 @@ class RemindUnanswered(TaskTemplate):
             "Body": f"Hi all,\n\nCould you answer the {params['title']} invitation? I need "
             "the numbers to book a room.\n\nThanks!",
         }
+        if params.get("wrong_time"):  # no meeting of the suite starts before 8 AM
+            values["Body"] += f"\n\n(It's on {day_name(day)} at 6:45 AM.)"
         if params.get("calls_off"):
             values["Subject"] = f"{params['title']}: off"
             values["Body"] = "Hi all,\n\nIgnore the invitation, the meeting is off.\n\nThanks!"

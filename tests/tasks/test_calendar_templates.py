@@ -201,6 +201,56 @@ def test_a_reminder_must_name_the_meeting_and_ask_for_a_reply(fresh_task: Fresh)
             assert result.success == passes, (seed, subject, body, result.to_dict())
 
 
+def _awaited(world: World, task: Task) -> datetime:
+    """The local start of the meeting the reminder is about, read off the calendar itself."""
+    zone = world.query("calendar", "SELECT timezone FROM users WHERE id = 1")[0][0]
+    rows = world.query(
+        "calendar", "SELECT starts_at FROM events WHERE title = ?", (task.params["title"],)
+    )
+    starts = [to_local(r["starts_at"], zone) for r in rows]
+    return next(s for s in starts if s.date().isoformat() == task.params["day"])
+
+
+def test_a_reminder_gives_no_other_day_or_time_and_does_not_move_the_meeting(
+    fresh_task: Fresh,
+) -> None:
+    """A reminder may give the meeting's day and time, or neither, and a deadline for the
+    answer; a wrong day or time, or news that it moved, misleads the guests."""
+    cases = [
+        ("{title} on {day}: please reply", "Could you answer the invitation?", True),
+        ("Reminder: {title}", "It's {day} at {time}. Please RSVP.", True),
+        ("Reminder: {title}", "{title} is {short} {span}. Could you reply?", True),
+        ("{title}", "Please reply by {deadline} so I can book a room.", True),
+        ("{title}", "Could you answer before 5 PM tomorrow? Thanks.", True),
+        ("{title}", "Please RSVP to the meeting at {later}.", False),
+        ("{title}", "Please RSVP: it's on {next_day}.", False),
+        ("{title}", "It's on {next_weekday} at {time}. Please reply.", False),
+        ("{title}", "The meeting has been moved. Could you reply to the new invitation?", False),
+        ("{title}", "I rescheduled the meeting; please answer the invitation.", False),
+        ("{title}", "It's been pushed back an hour, please RSVP.", False),
+    ]
+    for seed in (0, 3):
+        for subject, body, passes in cases:
+            world, task = fresh_task("workflows.calendar_remind_unanswered", seed)
+            start = _awaited(world, task)
+            later, next_day = start + timedelta(hours=1), start + timedelta(days=1)
+            values = {
+                "title": task.params["title"],
+                "day": f"{start:%A, %B} {start.day}",
+                "short": f"{start:%a %b} {start.day}",
+                "time": _clock(start),
+                "span": f"{_clock(start, half=False)}-{_clock(start + timedelta(minutes=30))}",
+                "deadline": f"{start - timedelta(days=1):%A}",
+                "later": _clock(later),
+                "next_day": f"{next_day:%B} {next_day.day}",
+                "next_weekday": f"{next_day:%A}",
+            }
+            send(world, ", ".join(task.params["waiting"]), subject.format(**values),
+                 body.format(**values))  # fmt: skip
+            result = task.check(world, None)
+            assert result.success == passes, (seed, subject, body, values, result.to_dict())
+
+
 # -- replying with the booked time -------------------------------------------------------------
 
 
