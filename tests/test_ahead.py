@@ -52,6 +52,9 @@ def test_work_ahead_is_waited_for_when_needed_and_its_error_raised(browser):
 def test_the_next_episodes_context_is_opened_while_this_one_runs():
     with gym.make("webenv/shop.buy_product-v0") as env:
         inner = env.unwrapped
+        env.reset(seed=2)
+        # Not for a first episode: an env may never run a second.
+        assert inner._next is None
         env.reset(seed=0)
         for _ in range(200):  # a few on a quiet machine; more when Chromium is slow to answer
             env.step("noop()")
