@@ -159,36 +159,51 @@ def other_day_named(text: str, day: date, today: date) -> str:
 
 #: Words that ask the guests to answer the invitation.
 _ASKS_REPLY = re.compile(
-    r"\b(?:repl(?:y|ies)|respond|response|answer|rsvp|r s v p|let me know|get back to me"
-    r"|accept|decline|confirm)",
+    r"\b(?:repl(?:y|ies|ying)|respond(?:ing)?|response|answer(?:ing)?|rsvp|r s v p"
+    r"|let me know|get back to me|accept(?:ing)?|decline|declining|confirm(?:ing)?"
+    r"|(?:mark|click|say|choose) (?:yes|no)|yes or no)\b",
 )
-#: Words that tell them the meeting is off, or moved, or that they need not answer.
+#: Words that call the meeting off or move it, or tell the guests to drop the invitation
+#: (the reminder's own "no need to reply to this e-mail" or "disregard this if you already
+#: replied" do not).
 _CALLS_OFF = re.compile(
-    r"\b(?:(?:is|has been|was|been|are|got|s) (?:cancell?ed|called off|postponed|moved"
-    r"|rescheduled|pushed(?: back)?|brought forward)|is off"
-    r"|(?:cancell?(?:ed|ing)?|call(?:ing|ed)? off|mov(?:ed|ing)|reschedul(?:ed|ing))"
-    r" (?:the|this|our|my)"
-    r" (?:meeting|invitation)"
-    r"|ignore (?:the|this|that|my) invit\w*|disregard|no need to"
-    r"|(?:do not|don t|dont) (?:need to )?(?:reply|respond|answer))\b",
+    r"\b(?:cancel(?:l?ed|l?ing|s|lation)?|call(?:ed|ing|s)? (?:it |this |the meeting )?off"
+    r"|postpon\w*|reschedul\w*|scrapped|is off(?! site)"
+    r"|(?:will not|won t|isn t|is not|will no longer) (?:take place|happen\w*|go ahead)"
+    r"|(?:has|have|was|been|is|s|got) (?:moved|changed|pushed|slipped|shifted|bumped)"
+    r"|(?:moved|pushed|bumped|shifted) (?:\w+ ){0,3}?(?:to|back|forward|up)"
+    r"|(?:a|the) new (?:time|slot|date|day)|updated invit\w*|now tbd"
+    r"|(?:ignore|disregard) (?:the|this|that|my|our|earlier|first|original)(?: \w+)? invit\w*"
+    r"|(?:do not|don t|dont) (?:need to )?(?:reply|respond|answer) to (?:the|this|my) invit\w*)\b",
 )
-
-
-#: A deadline for the answer, to the end of its sentence: "reply by Friday", "before 5 PM
-#: tomorrow", "no later than Oct 9" (a day or time that is not the meeting's).
+#: A deadline for the answer, to the end of its clause: "reply by Friday", "before 5 PM
+#: tomorrow", "no later than Oct 9", "Deadline: Thursday" (a day or time not the meeting's).
 _DEADLINE = re.compile(
-    r"\b(?:by|before|no later than)\s+(?=(?:the\s+)?(?:end|eod|cob|close|today"
-    r"|tonight|tomorrow|this|next|noon|mid|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may"
-    r"|jun|jul|aug|sep|oct|nov|dec|\d))[^.!?\n]*",
+    r"\b(?:(?:reply|respond|answer|rsvp|know)\w* )?(?:by|before|no later than|deadline:?)\s+"
+    r"(?=(?:the\s+)?(?:end|eod|cob|close|today|tonight|tomorrow|this|next|noon|mid|mon|tue|wed"
+    r"|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))[^.!?\n,;]*",
+    re.IGNORECASE,
+)
+#: Days named in passing, not as the meeting's: "Happy Tuesday!", "sent it last Wednesday".
+_ASIDE = re.compile(
+    r"\b(?:happy|last|since|earlier on)\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE
+)
+#: An hour said alone after "at", as people give a meeting's time: "at 3", "at 3 on Friday".
+_AT_HOUR = re.compile(
+    r"\bat\s+(1[0-2]|[1-9])(?![\d:.,]\d|\s*(?:%|[ap]\.?m\b|noon|o.?clock|h\d))"
+    r"(?=\s*(?:$|[.,;!?)\u2014-]|\s(?:on|today|tomorrow|this|next|sharp|or|and|that|then"
+    r"|(?:mon|tue|wed|thu|fri|sat|sun)\w*)\b))",
     re.IGNORECASE,
 )
 
 
-def reminder_problem(subject: str, body: str, title: str, start: datetime, today: date) -> str:
+def reminder_problem(subject: str, body: str, title: str, start: datetime) -> str:
     """What keeps an e-mail from reminding guests to answer the invitation to ``title`` (empty
-    if nothing): it must name the meeting, in its subject or body, ask them to reply, and
-    neither call the meeting off or move it nor give it another day or time than its own
-    (``start``, local; it may give neither)."""
+    if nothing): it must name the meeting, in its subject or body, ask them to reply, and not
+    call the meeting off or move it. It may give the meeting's day and time, or not; where it
+    names days (dates or weekdays) or clock times, the meeting's own (``start``, local) must
+    be among them. A deadline for the answer ("reply by Thursday") is no day of the meeting,
+    and other times beside its start (its end, in another zone) are no other meeting."""
     text = normalize_text(f"{subject}\n{body}")
     if f" {normalize_text(title)} " not in f" {text} ":
         return f"does not name the meeting {title!r}"
@@ -197,31 +212,42 @@ def reminder_problem(subject: str, body: str, title: str, start: datetime, today
     found = _CALLS_OFF.search(text)
     if found:
         return f"calls the meeting off or moves it ({found[0]!r})"
-    written = _DEADLINE.sub(" ", f"{subject}\n{body}")
-    other = other_day_named(written, start.date(), today)
-    if other:
-        return f"{other}: the meeting is on {start:%A, %B %-d}"
-    return other_time_named(written, start.time())
-
-
-def other_time_named(text: str, start: time) -> str:
-    """The first clock time ``text`` names that is not ``start`` (empty if none), a span that
-    begins at ``start`` ("2:00-2:30 PM") reading as ``start``."""
     try:
-        text = clean(text)
+        written = _ASIDE.sub(" ", _DEADLINE.sub(" ", clean(f"{subject}\n{body}")))
     except Exception as error:
         return f"unreadable text ({type(error).__name__})"
 
-    def begins(match: re.Match[str]) -> str:
+    def begins(match: re.Match[str]) -> str:  # a span from the start reads as the start
         ends = _read(_End.of(*match.groups()[:4]), _End.of(*match.groups()[4:]))
-        return f" {start:%H:%M} " if ends is not None and ends[0] == start else match[0]
+        return f" {start:%H:%M} " if ends is not None and ends[0] == start.time() else match[0]
 
     for pattern in _SPANS:
-        text = pattern.sub(begins, text)
-    times, invalid = times_in(text)
+        written = pattern.sub(begins, written)
+    other = _other_days_only(written, start.date())
+    if other:
+        return f"names {other}, not the meeting's {start:%A, %B %-d}"
+    times, invalid = times_in(written)
+    times += [_working_hour(int(hour)) for hour in _AT_HOUR.findall(written)]
     if invalid:
         return f"names {invalid[0]}"
-    for found in times:
-        if found != start:
-            return f"names {found:%H:%M}, not the meeting's {start:%H:%M}"
+    if times and start.time() not in times:
+        named = ", ".join(sorted({f"{moment:%H:%M}" for moment in times}))
+        return f"names {named}, not the meeting's {start:%H:%M}"
     return ""
+
+
+def _other_days_only(text: str, day: date) -> str:
+    """The days ``text`` names by date or weekday, if ``day`` is not among them (else empty)."""
+    dates, _ = dates_in(text, day.year)
+    weekdays = [(match[1] or match[2]).lower()[:3] for match in _WEEKDAY.finditer(text)]
+    if day in dates or _WEEKDAYS[day.weekday()][:3] in weekdays:
+        return ""
+    named = [f"{found:%A, %B %-d}" for found in dates] + [
+        next(name for name in _WEEKDAYS if name.startswith(short)).title() for short in weekdays
+    ]
+    return ", ".join(dict.fromkeys(named))
+
+
+def _working_hour(hour: int) -> time:
+    """An hour said alone, read in the working day: "at 3" is 3 PM, "at 9" 9 AM, "at 12" noon."""
+    return time(hour + 12 if hour < 7 else hour)

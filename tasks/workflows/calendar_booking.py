@@ -274,9 +274,7 @@ class RemindUnanswered(TaskTemplate):
             want = set(params["waiting"])
             checks.expect("to exactly the guests who did not reply", to == want, f"sent to {to}")
             start = _awaited_start(world, params)
-            problem = reminder_problem(
-                message["subject"], message["body"], params["title"], start, today(world)
-            )
+            problem = reminder_problem(message["subject"], message["body"], params["title"], start)
             checks.expect("asks them to answer the invitation", not problem, problem)
         return checks.result()
 

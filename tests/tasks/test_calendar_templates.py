@@ -228,12 +228,26 @@ def test_a_reminder_gives_no_other_day_or_time_and_does_not_move_the_meeting(
         ("{title}", "The meeting has been moved. Could you reply to the new invitation?", False),
         ("{title}", "I rescheduled the meeting; please answer the invitation.", False),
         ("{title}", "It's been pushed back an hour, please RSVP.", False),
+        ("{title}", "Could you reply today? I need a headcount.", True),
+        ("{title}", "No need to reply to this e-mail: just accept or decline the invite.", True),
+        (
+            "{title}",
+            "Could you answer the invite? If you already did, please disregard this.",
+            True,
+        ),
+        ("{title}", "It starts at {time} and ends at {end}. Please RSVP.", True),
+        ("{title}", "It's {short} {bare_span}. Please reply.", True),
+        ("{title}", "Please reply by {deadline}, the meeting is {next_weekday} at {later}.", False),
+        ("{title}", "It's at {later_hour} on {weekday}. Please RSVP.", False),
+        ("{title} cancelled", "Please reply to confirm you got this.", False),
+        ("Confirmed: {title}", "It's {day} at {time}. See you there.", False),
     ]
     for seed in (0, 3):
         for subject, body, passes in cases:
             world, task = fresh_task("workflows.calendar_remind_unanswered", seed)
             start = _awaited(world, task)
             later, next_day = start + timedelta(hours=1), start + timedelta(days=1)
+            end = start + timedelta(minutes=30)
             values = {
                 "title": task.params["title"],
                 "day": f"{start:%A, %B} {start.day}",
@@ -242,6 +256,10 @@ def test_a_reminder_gives_no_other_day_or_time_and_does_not_move_the_meeting(
                 "span": f"{_clock(start, half=False)}-{_clock(start + timedelta(minutes=30))}",
                 "deadline": f"{start - timedelta(days=1):%A}",
                 "later": _clock(later),
+                "later_hour": f"{later.hour % 12 or 12}",
+                "end": _clock(end),
+                "bare_span": f"{_clock(start, half=False)}-{_clock(end, half=False)}",
+                "weekday": f"{start:%A}",
                 "next_day": f"{next_day:%B} {next_day.day}",
                 "next_weekday": f"{next_day:%A}",
             }
