@@ -560,6 +560,20 @@ def normalize_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def as_typed(value: Any) -> Any:
+    """``value`` as a check compares what a person typed into a field: text with its spaces
+    collapsed, the quotes around it and a final period dropped, and its case ignored (in lists
+    and mappings too); other values as they are. Punctuation inside is kept: "jo_smith" and
+    "jo-smith" are two addresses."""
+    if isinstance(value, str):
+        return " ".join(value.split()).strip("\"'\u201c\u201d\u2018\u2019").rstrip(".").casefold()
+    if isinstance(value, Mapping):
+        return {key: as_typed(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_typed(item) for item in value]
+    return value
+
+
 def _blank(text: str, *patterns: re.Pattern[str]) -> str:
     """``text`` with every match of ``patterns`` replaced by spaces (keeping offsets)."""
     for pattern in patterns:

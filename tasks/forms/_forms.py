@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from itertools import pairwise
 from typing import Any
 
+from webenv.answers import as_typed
 from webenv.axtree import AxTree, Node, NotFound
 from webenv.changes import RowChange
 from webenv.tasks import ADD, Allowance, Checks, May, Moves
@@ -131,9 +132,11 @@ def expect_no_submission(checks: Checks, world: World) -> None:
 
 
 def expect_answers(checks: Checks, data: Mapping[str, Any], wanted: Mapping[str, Any]) -> None:
-    """One condition per answer: the stored value equals the wanted one."""
+    """One condition per answer: the stored value is the wanted one, as typed (its case,
+    spaces, quotes and final period aside: :func:`webenv.answers.as_typed`)."""
     for name, value in wanted.items():
-        checks.expect(name, data.get(name) == value, f"{name} = {data.get(name)!r}")
+        same = as_typed(data.get(name)) == as_typed(value)
+        checks.expect(name, same, f"{name} = {data.get(name)!r}")
 
 
 def expect_files(checks: Checks, data: Mapping[str, Any], name: str, files: list[Any]) -> None:

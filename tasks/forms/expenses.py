@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from webenv.answers import parse_money
+from webenv.answers import as_typed, parse_money
 from webenv.axtree import AxTree
 from webenv.tasks import (
     Allowance,
@@ -90,8 +90,9 @@ def category_name(code: str) -> str:
 
 
 def _in_any_order(items: list[Mapping[str, Any]]) -> list[str]:
-    """Line items as a sorted list, for comparing them whatever order they were entered in."""
-    return sorted(json.dumps(item, sort_keys=True) for item in items)
+    """Line items as a sorted list, for comparing them whatever order they were entered in
+    (each as typed: :func:`webenv.answers.as_typed`)."""
+    return sorted(json.dumps(as_typed(item), sort_keys=True) for item in items)
 
 
 def expect_expense_report(

@@ -9,6 +9,7 @@ from typing import Any
 
 from webenv.sites.mail.validation import normalize_phone
 
+from webenv.answers import as_typed
 from webenv.axtree import AxTree
 from webenv.tasks import (
     ADD,
@@ -82,7 +83,7 @@ class AddContact(TaskTemplate):
         checks.expect("one contact added", len(rows) == 1, f"{len(rows)} added")
         if len(rows) == 1:
             for key in ("name", "email", "company"):
-                checks.expect(key, rows[0][key] == params[key], rows[0][key])
+                checks.expect(key, as_typed(rows[0][key]) == as_typed(params[key]), rows[0][key])
             phone = rows[0]["phone"]
             checks.expect(
                 "phone", normalize_phone(phone) == normalize_phone(params["phone"]), phone

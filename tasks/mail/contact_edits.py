@@ -10,6 +10,7 @@ from typing import Any
 
 from webenv.sites.mail.validation import normalize_phone
 
+from webenv.answers import as_typed
 from webenv.axtree import AxTree
 from webenv.tasks import (
     Answer,
@@ -91,7 +92,8 @@ class UpdateContactEmail(TaskTemplate):
             checks.expect("the contact kept", False, "the contact was deleted")
             return checks.result()
         after = found[0]
-        checks.expect("new e-mail address", after["email"] == params["email"], after["email"])
+        same = as_typed(after["email"]) == as_typed(params["email"])
+        checks.expect("new e-mail address", same, after["email"])
         checks.expect(
             "other details kept", _kept(after) == _kept(before), json.dumps(_kept(after))[:300]
         )

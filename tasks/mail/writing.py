@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from webenv.answers import as_typed
 from webenv.axtree import AxTree
 from webenv.tasks import (
     Answer,
@@ -178,7 +179,9 @@ class WriteToContact(TaskTemplate):
         if message is not None:
             expect_addressed(checks, message, params["email"])
             checks.expect(
-                "subject", message["subject"].strip() == params["subject"], message["subject"]
+                "subject",
+                as_typed(message["subject"]) == as_typed(params["subject"]),
+                message["subject"],
             )
             checks.expect(
                 "says the text",

@@ -17,6 +17,7 @@ from typing import Any
 
 from webenv.sites.common import EXPENSE_CAP_CHOICES, expense_caps
 
+from webenv.answers import as_typed
 from webenv.axtree import AxTree
 from webenv.errors import SamplingError
 from webenv.tasks import (
@@ -128,7 +129,7 @@ def _sample_items(
 
 def _in_any_order(items: list[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     keys = ("date", "category", "description", "amount")
-    return sorted(tuple(item.get(key) for key in keys) for item in items)
+    return sorted(tuple(as_typed(item.get(key)) for key in keys) for item in items)
 
 
 @register
