@@ -68,6 +68,8 @@ SERVICE_WORDS = {
     "vehicle-registration": ("vehicle", "registration", "car", "dmv", "tag", "plate"),
     "marriage-license": ("marriage", "wedding"),
 }
+#: Other services named in a title that make it a list of candidates rather than a title.
+HEDGE_SERVICES = 3
 _WHEN = re.compile(r"When: \w+ (\d{1,2} \w+ \d{4}) at (\d{1,2}:\d{2} [AP]M)")
 _WHERE = re.compile(r"Where: ([^,\n]+ Service Center)")
 
@@ -135,11 +137,18 @@ def book_appointment(
 
 def title_names(title: str, service: str, office_name: str) -> bool:
     """Whether an event's title names the service (a word of it) or the service center (the
-    word that tells it from the others: "Riverside")."""
+    word that tells it from the others: "Riverside"), and not a list of services to cover
+    whichever it is: three other services named beside it make a hedge, not a title ("ID"
+    or "driver's license" may well be what to bring)."""
     said = normalize_text(title).split()
     said += [word[:-1] for word in said if len(word) > 3 and word.endswith("s")]  # plurals
     words = {*SERVICE_WORDS[service], normalize_text(office_name.split()[0])}
-    return not words.isdisjoint(said)
+    others = [
+        name
+        for name, theirs in SERVICE_WORDS.items()
+        if name != service and not set(theirs).isdisjoint(set(said) - words)
+    ]
+    return not words.isdisjoint(said) and len(others) < HEDGE_SERVICES
 
 
 @register

@@ -128,6 +128,12 @@ def test_a_title_names_the_service_or_the_center_in_whole_words() -> None:
     assert not title_names("Appointment", "passport", center)
     assert not title_names("Rider meeting", "id-card", center)  # "id" inside a word
     assert not title_names("Passport renewal", "marriage-license", "Eastgate Service Center")
+    # What to bring may name another service or two; a list of them all is a hedge.
+    bring = "Vehicle registration: bring driver's license and ID"
+    assert title_names(bring, "vehicle-registration", center)
+    assert not title_names("Passport / driver's license / ID / birth certificate / vehicle / "
+                           "marriage appointment", "passport", center)  # fmt: skip
+    assert not title_names("Passport, ID, vehicle or birth certificate", "id-card", center)
 
 
 def test_every_report_has_an_item_over_its_cap_and_one_the_old_cap_would_cut(
