@@ -170,7 +170,7 @@ _CALLS_OFF = re.compile(
     r"\b(?:cancel(?:l?ed|l?ing|s|lation)?|call(?:ed|ing|s)? (?:it |this |the meeting )?off"
     r"|postpon\w*|reschedul\w*|scrapped|is off(?! site)"
     r"|(?:will not|won t|isn t|is not|will no longer) (?:take place|happen\w*|go ahead)"
-    r"|(?:has|have|was|been|is|s|got) (?:moved|changed|pushed|slipped|shifted|bumped)"
+    r"|(?:has|have|was|been|is|s|got) (?:moved|pushed|slipped|shifted|bumped)"
     r"|(?:moved|pushed|bumped|shifted) (?:\w+ ){0,3}?(?:to|back|forward|up)"
     r"|(?:a|the) new (?:time|slot|date|day)|updated invit\w*|now tbd"
     r"|(?:ignore|disregard) (?:the|this|that|my|our|earlier|first|original)(?: \w+)? invit\w*"
