@@ -224,8 +224,13 @@ def test_headed_capture_records_real_clicks_and_typing(
     with PlaySession(HEADED_TASK, 0, out=tmp_path, headless=window == "headless") as session:
         headed = HeadedPlay(session)
         assert headed.browser is not None
-        # In a window, no blank tab is opened ahead for a next episode: it would be a window.
-        assert (session.env.unwrapped._next is None) is (window == "headed")
+        # No blank tab is opened ahead for a first episode; nor, in a window, for any: it
+        # would be a window. (A second episode's reset prepares one as below.)
+        inner = session.env.unwrapped
+        assert inner._next is None
+        inner._prepare_next()
+        assert (inner._next is None) is (window == "headed")
+        inner._discard_next()
         page = headed.browser.page
         agent = OracleAgent(session.env)
         agent.reset(session.observation, session.info)
