@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from webenv.sites.common import Message
 from webenv.suite.calendar._calendar import busy, invitations, to_local, to_utc
@@ -194,10 +195,7 @@ def test_a_reminder_must_name_the_meeting_and_ask_for_a_reply(fresh_task: Fresh)
     for seed in (0, 3):
         for subject, body, passes in cases:
             world, task = fresh_task("workflows.calendar_remind_unanswered", seed)
-            title = task.params["title"]
-            send(world, ", ".join(task.params["waiting"]), subject.format(title=title),
-                 body.format(title=title))  # fmt: skip
-            result = task.check(world, None)
+            result = _remind(world, task, subject, body, {"title": task.params["title"]})
             assert result.success == passes, (seed, subject, body, result.to_dict())
 
 
@@ -253,7 +251,7 @@ def test_a_reminder_gives_no_other_day_or_time_and_does_not_move_the_meeting(
                 "day": f"{start:%A, %B} {start.day}",
                 "short": f"{start:%a %b} {start.day}",
                 "time": _clock(start),
-                "span": f"{_clock(start, half=False)}-{_clock(start + timedelta(minutes=30))}",
+                "span": f"{_clock(start, half=False)}-{_clock(end)}",
                 "deadline": f"{start - timedelta(days=1):%A}",
                 "later": _clock(later),
                 "later_hour": f"{later.hour % 12 or 12}",
@@ -263,10 +261,16 @@ def test_a_reminder_gives_no_other_day_or_time_and_does_not_move_the_meeting(
                 "next_day": f"{next_day:%B} {next_day.day}",
                 "next_weekday": f"{next_day:%A}",
             }
-            send(world, ", ".join(task.params["waiting"]), subject.format(**values),
-                 body.format(**values))  # fmt: skip
-            result = task.check(world, None)
+            result = _remind(world, task, subject, body, values)
             assert result.success == passes, (seed, subject, body, values, result.to_dict())
+
+
+def _remind(world: World, task: Task, subject: str, body: str, values: dict[str, str]) -> Any:
+    """Send the waiting guests the reminder ``subject`` and ``body`` (filled with ``values``);
+    the task's check of it."""
+    to = ", ".join(task.params["waiting"])
+    send(world, to, subject.format(**values), body.format(**values))
+    return task.check(world, None)
 
 
 # -- replying with the booked time -------------------------------------------------------------
