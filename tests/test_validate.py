@@ -414,6 +414,53 @@ def test_the_code_of_an_audit_changes_with_the_template_s_own_module(tmp_path, r
         sys.modules.pop("mine_validated", None)
 
 
+def test_the_code_of_an_audit_is_what_its_template_imports_and_its_sites(tmp_path, monkeypatch):
+    # A copy of the sites and the suite, changed file by file: each change re-audits the
+    # templates whose verdicts it can turn, and leaves the others' audits standing.
+    import shutil
+
+    import webenv.sites
+    import webenv.suite
+
+    roots = {}
+    for name, package in (("webenv.sites", webenv.sites), ("webenv.suite", webenv.suite)):
+        roots[name] = tmp_path / name.rsplit(".", 1)[1]
+        shutil.copytree(
+            Path(package.__path__[0]), roots[name], ignore=shutil.ignore_patterns("__pycache__")
+        )
+    real = resume._package_root
+    monkeypatch.setattr(resume, "_package_root", lambda name: roots.get(name) or real(name))
+    names = ("shop.order_total", "shop.buy_product", "mail.archive_from_sender",
+             "calendar.create_meeting", "workflows.calendar_remind_unanswered")  # fmt: skip
+
+    def codes() -> dict[str, str]:
+        resume._imports.cache_clear()
+        return {name: code_of(webenv.tasks.get_template(name)) for name in names}
+
+    def changed(path: Path) -> set[str]:
+        before = codes()
+        with path.open("a") as file:
+            file.write("\n# a change\n")
+        after = codes()
+        return {name for name in names if before[name] != after[name]}
+
+    suite, sites = roots["webenv.suite"], roots["webenv.sites"]
+    assert len(set(codes().values())) == len(names)
+    assert changed(suite / "shop" / "order_total.py") == {"shop.order_total"}
+    assert changed(suite / "calendar" / "_said.py") == {"workflows.calendar_remind_unanswered"}
+    assert changed(suite / "_collateral.py") == set(names)  # every template's near-misses
+    assert changed(sites / "common.py") == set(names)
+    assert changed(sites / "calendar" / "templates" / "base.html") >= {
+        "calendar.create_meeting",
+        "workflows.calendar_remind_unanswered",
+    }
+    assert "shop.order_total" not in changed(sites / "calendar" / "templates" / "base.html")
+    assert changed(sites / "shop" / "catalog.py") >= {"shop.order_total", "shop.buy_product"}
+    assert "calendar.create_meeting" not in changed(sites / "shop" / "catalog.py")
+    # A module of the shop's that a shared helper imports: every template, its pages not.
+    assert changed(sites / "shop" / "seeding.py") == set(names)
+
+
 # -- the command, with episodes ---------------------------------------------------------------
 
 
