@@ -258,6 +258,18 @@ def contains_text(body: str, text: str) -> bool:
     return normalize_text(text) in normalize_text(body)
 
 
+def says_only(body: str, text: str, others: Iterable[str]) -> tuple[bool, str]:
+    """Whether ``body`` says ``text`` (:func:`contains_text`) and none of ``others``, the other
+    messages a task of its kind asks for (an e-mail that says them all says nothing in
+    particular, "count me in" and "I can't make it" at once); with the reason."""
+    if not contains_text(body, text):
+        return False, f"does not say it: {body[:200]!r}"
+    said = [o for o in others if contains_text(body, o) and not contains_text(text, o)]
+    if said:
+        return False, f"also says {said[0]!r}: a hedge"
+    return True, "says it"
+
+
 # -- oracle moves -----------------------------------------------------------------------------
 
 

@@ -34,7 +34,6 @@ from ._mail import (
     attached_documents,
     click,
     contact_cells,
-    contains_text,
     expect_addressed,
     expect_forwarded_file,
     expect_one_sent,
@@ -43,6 +42,7 @@ from ._mail import (
     open_contacts,
     people,
     pick,
+    says_only,
     search,
     send,
 )
@@ -224,11 +224,7 @@ class ReplyToLatestFrom(_SentIfFound):
             f"in reply to message {message['in_reply_to']}",
         )
         expect_addressed(checks, message, params["email"])
-        checks.expect(
-            "says the sentence",
-            contains_text(message["body"], params["sentence"]),
-            message["body"][:200],
-        )
+        checks.expect("says the sentence", *says_only(message["body"], params["sentence"], REPLIES))
 
     def near_misses(self) -> dict[str, NearMiss]:
         other_sentence = self.altered(

@@ -29,7 +29,6 @@ from ._mail import (
     attached_documents,
     click,
     contact_cells,
-    contains_text,
     expect_addressed,
     expect_forwarded_file,
     expect_one_sent,
@@ -38,6 +37,7 @@ from ._mail import (
     open_thread,
     people,
     pick,
+    says_only,
     search,
     send,
     unique_threads,
@@ -120,9 +120,7 @@ class ReplyToThread(TaskTemplate):
             )
             expect_addressed(checks, message, params["email"])
             checks.expect(
-                "says the sentence",
-                contains_text(message["body"], params["sentence"]),
-                message["body"][:200],
+                "says the sentence", *says_only(message["body"], params["sentence"], REPLIES)
             )
         expect_untouched(checks, world, Allowed(new_messages=1))
         return checks.result()
@@ -183,11 +181,8 @@ class WriteToContact(TaskTemplate):
                 as_typed(message["subject"]) == as_typed(params["subject"]),
                 message["subject"],
             )
-            checks.expect(
-                "says the text",
-                contains_text(message["body"], params["body"]),
-                message["body"][:200],
-            )
+            notes = [body for _, body in NOTES]
+            checks.expect("says the text", *says_only(message["body"], params["body"], notes))
         expect_untouched(checks, world, Allowed(new_messages=1))
         return checks.result()
 

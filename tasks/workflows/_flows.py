@@ -185,14 +185,32 @@ def expect_one_email(
     return message
 
 
-def reply_text(world: World, message: Mapping[str, Any]) -> str:
-    """What the user wrote in the sent ``message``: its body without the lines of the mail
-    site's quote of the message it replies to. Any other line is the user's, whatever it looks
-    like (a line the user starts with ">", or "On … wrote:", is graded like the rest)."""
+#: What a mail client puts before a subject it replies to or forwards: "Re: ", "Fwd: ", "AW: ".
+_SUBJECT_PREFIX = re.compile(r"^(?:\s*(?:re|fwd?|aw|sv|tr)\s*(?:\[[0-9]+\])?\s*:)+", re.I)
+
+
+def own_subject(subject: str, given: Iterable[str] = ()) -> str:
+    """The words the user wrote into ``subject``: without the "Re:"/"Fwd:" a mail client adds
+    and without the subjects they were given (the message replied to, the one a goal asks for).
+    A value put there is read with the body: the recipient sees both."""
+    text = _SUBJECT_PREFIX.sub("", subject)
+    for words in sorted({w.strip() for w in given if w.strip()}, key=len, reverse=True):
+        text = re.sub(re.escape(_SUBJECT_PREFIX.sub("", words).strip()), " ", text, flags=re.I)
+    return _SUBJECT_PREFIX.sub("", text).strip(" \t-\u2013\u2014:|,;/")
+
+
+def reply_text(world: World, message: Mapping[str, Any], given: Iterable[str] = ()) -> str:
+    """What the user wrote in the sent ``message``: the words they put in its subject
+    (:func:`own_subject`; ``given``: subjects a goal asked for), on a line of their own, and its
+    body without the lines of the mail site's quote of the message it replies to. Any other line
+    is the user's, whatever it looks like (a line the user starts with ">", or "On … wrote:", is
+    graded like the rest)."""
     replied = message.get("in_reply_to")
     found = rows(world, "mail", "SELECT * FROM messages WHERE id = ?", (replied,))
     quote = {line.rstrip() for m in found for line in quoted(m).splitlines() if line.strip()}
-    return "\n".join(line for line in message["body"].splitlines() if line.rstrip() not in quote)
+    body = [line for line in message["body"].splitlines() if line.rstrip() not in quote]
+    subject = own_subject(message.get("subject") or "", [*given, *(m["subject"] for m in found)])
+    return "\n".join([subject, *body] if subject else body)
 
 
 def order_numbers_named(text: str) -> set[str]:

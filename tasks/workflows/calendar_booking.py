@@ -51,6 +51,7 @@ from ._flows import (
     first_name,
     go,
     open_mail,
+    reply_text,
     respond,
     sent_messages,
 )
@@ -66,14 +67,7 @@ TOPICS = (
 SUBJECT = "Could we meet?"
 #: The afternoon the colleague asks for, in the user's time zone.
 WINDOW = (13, 17)
-_QUOTE_HEADER = re.compile(r"^On .+ wrote:\s*$", re.MULTILINE)
 _SPAN = re.compile(r"(\d{1,2}:\d{2} [AP]M) – (\d{1,2}:\d{2} [AP]M)")
-
-
-def _written(body: str) -> str:
-    """What the user wrote of a reply, without the quoted e-mail."""
-    text = _QUOTE_HEADER.split(body)[0]
-    return "\n".join(line for line in text.splitlines() if not line.startswith(">"))
 
 
 @register
@@ -151,7 +145,7 @@ class BookRequestedMeeting(TaskTemplate):
         if message is not None and start is not None:
             end = start + timedelta(minutes=30)
             window = (time(WINDOW[0]), time(WINDOW[1]))
-            written = _written(message["body"])
+            written = reply_text(world, message)
             said = grade_booked_time(written, start.time(), end.time(), window)
             checks.expect("the reply gives the booked time", said.passed, said.reason)
             other = other_day_named(written, start.date(), today(world))

@@ -31,6 +31,7 @@ from ._flows import (
     order_rows,
     persona_orders,
     pick_contacts,
+    reply_text,
 )
 
 SUBJECTS = ("Order total", "What I spent", "The order we talked about", "Northwind order")
@@ -87,7 +88,8 @@ class EmailOrderTotal(TaskTemplate):
         checks = Checks()
         message = expect_one_email(checks, world, params["contact"]["email"], [params["subject"]])
         if message is not None:
-            stated = grade("money", message["body"], params["total_cents"], whole=True)
+            written = reply_text(world, message, [params["subject"]])
+            stated = grade("money", written, params["total_cents"], whole=True)
             checks.expect("states the total and no other amount", stated.passed, stated.reason)
         expect_no_orders(checks, world)
         return checks.result()
