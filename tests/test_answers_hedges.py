@@ -633,6 +633,48 @@ CASES += [
 CASES += [("name", POLO, SHOP, text, ok) for text, ok in PRODUCT_ROWS]
 
 
+#: A second value kept in reserve, a bound, a cents amount, a bracketed day or hour, and a
+#: weekday that is not the date's own (round 8 of the attacks; each passed before), beside the
+#: careful sentences they must not catch.
+FEB_10 = date(2026, 2, 10)  # a Tuesday
+CASES += [
+    ("money", 41694, {}, "$416.94 (12295\u00a2)", False),
+    ("money", 41694, {}, "$416.94 (or 12295\u00a2)", False),
+    ("money", 41694, {}, "$416.94 and 12295 cents", False),
+    ("money", 41694, {}, "$416.94 (41694\u00a2)", True),
+    ("money", 41694, {}, "$416.94, 5 cents more than the quote", True),
+    ("money", 41694, {}, "$416.94 (backup: $122.95)", False),
+    ("date", FEB_10, {}, "February 10, 2026 (Monday)", False),
+    ("date", FEB_10, {}, "Monday, February 10, 2026", False),
+    ("date", FEB_10, {}, "February 10, 2026, a Wednesday", False),
+    ("date", FEB_10, {}, "Wed 10 Feb 2026", False),
+    ("date", FEB_10, {}, "February 10, 2026 (11)", False),
+    ("date", FEB_10, {}, "February 10, 2026 [11]", False),
+    ("date", FEB_10, {}, "February 10, 2026 (Wed) - Thu is a backup", False),
+    ("date", FEB_10, {}, "February 10, 2026; the 11th as a fallback", False),
+    ("date", FEB_10, {}, "February 10, 2026 (Tuesday)", True),
+    ("date", FEB_10, {}, "Tuesday, February 10, 2026", True),
+    ("date", FEB_10, {}, "Tue 10 Feb 2026", True),
+    ("date", FEB_10, {}, "February 10, 2026. It shipped on Thursday.", True),
+    ("number", 4, {}, "4 as a floor", False),
+    ("number", 4, {}, "4 (prob.)", False),
+    ("number", 4, {}, "4 (\u2265)", False),
+    ("number", 4, {}, "4 (>=)", False),
+    ("number", 4, {}, "4 free times, as a minimum", False),
+    ("number", 4, {}, "There are 4 free times that day.", True),
+    ("time", "3:30 PM", {}, "3:30 PM (backup: 4)", False),
+    ("time", "3:30 PM", {}, "3:30 PM [4]", False),
+    ("time", "3:30 PM", {}, "3:30 PM (15:30)", True),
+    ("name", "Copper Lane Essential Cutting Board",
+     {"candidates": ["Copper Lane Premium Cutting Board"]},
+     "Copper Lane Essential Cutting Board (tie with the Premium)", False),
+    ("name", "Copper Lane Essential Cutting Board",
+     {"candidates": ["Copper Lane Premium Cutting Board"]},
+     "Copper Lane Essential Cutting Board; the Premium one as backup", False),
+    ("name", "q1-backup.csv", {"candidates": ["q2-budget.csv"]}, "It's q1-backup.csv.", True),
+]  # fmt: skip
+
+
 def test_every_kind_has_rows_both_ways():
     for kind, (_, _, rows) in ROWS.items():
         assert {ok for _, ok in rows} == {True, False}, kind

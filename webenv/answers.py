@@ -237,6 +237,10 @@ _GUESS = re.compile(
     r"|\b(?:ou|oder|ili)\b"  # "or" in French, German, and Russian read in Latin letters
     r"|(?<![\w'])(?-i:o)(?![\w'])"  # "or" with its "r" dropped: "Blue Mug o Green Mug"
     r"|\bmay (?:be|have been)\b"
+    # a second answer kept in reserve: "(backup: the 10th)", "the Premium as a fallback", "tied
+    # with" (not a file's name: "backup.zip", "q1-backup.csv")
+    r"|(?<![\w.-])(?:back-?up|fall-?back)(?![\w.-])|\bsecond (?:choice|pick|guess|option)\b"
+    r"|\btied?\s+(?:with|for)\b|\bties? with\b|\bplan b\b"
     r"|\s/\s",
     re.IGNORECASE,
 )
@@ -270,7 +274,10 @@ _OPEN = re.compile(
     r"|\bor (?:thereabouts|so)\b"
     r"|\bor (?:lower|higher|greater|fewer|bigger|smaller)\b|\band up\b|(?:&|\band) more\b"
     r"|\bgive\s*/\s*take\b|\bmore\s*/\s*less\b|\band change\b|\bat the very (?:least|most)\b"
-    r"|\(\+\)",
+    r"|\(\+\)"
+    # a bound, not the value: "4 as a floor", "$58 as an upper bound", "4 (≥)", "4 (>=)"
+    r"|\bas an? (?:floor|ceiling|minimum|maximum|lower bound|upper bound|lower limit"
+    r"|upper limit|estimate|guess)\b|\(\s*(?:[\u2264\u2265]|[<>]=?)\s*\)",
     re.IGNORECASE,
 )
 #: A count left open beside an amount, where it restates what was asked for ("the cheapest
@@ -356,7 +363,8 @@ _UNSURE = re.compile(
     r"\bnot (?:sure|certain|positive|100 ?%)|\bunsure\b|\buncertain\b"
     r"|\bcan'?t be sure\b"
     r"|\bhard to (?:say|tell)\b|\b(?:I'?d |I would |I )?guess(?:ing)?\b|\bprobably\b"
-    r"|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b|\bif I'?m not mistaken\b"
+    r"|\bprob\.(?!\w)|\bpresumably\b|\bI (?:think|believe|suspect|assume)\b"
+    r"|\bif I'?m not mistaken\b"
     r"|\bif I (?:counted|read (?:it|that)|remember|recall|understood)\b|\bif I'?m right\b"
     r"|\bif (?:that|this|it)(?:'s| is| was) (?:the (?:right )?one|right|correct|wrong|it)\b"
     r"|\b(?:iirc|i\.i\.r\.c|afaik|afaict|afair|imho|unverified|unconfirmed|conceivably|tbc)\b"
@@ -768,10 +776,20 @@ def _without_rates(text: str) -> str:
     return text
 
 
+#: An amount of a dollar or more in cents: "12295¢", "5820 cents" (not the cents of "$58 and
+#: 20 cents", nor a difference of "5 cents").
+_IN_CENTS = re.compile(r"(?<![0-9.,$])([1-9][0-9]{2,})\s?(?:\u00a2|cents?\b)", re.IGNORECASE)
+
+
 def _money(text: str) -> _Found:
     text = _without_rates(_without_other_kinds(_blank(text, _RATING, _TALLY)))
     values: list[int] = []
     invalid: list[str] = []
+    # beside an amount in dollars, one in cents is an amount as well ("$416.94 (12295¢)")
+    cents = list(_IN_CENTS.finditer(text))  # (a dollar or more: never the cents of "$58 and 20")
+    if cents and _MARKED_MONEY.search(text):
+        values += [int(match[1]) for match in cents]
+        text = _blank(text, _IN_CENTS)
     for match in _MARKED_MONEY.finditer(text):
         amount = _decimal(match[2] or match[3] or match[4])
         if amount is None:
@@ -1598,6 +1616,8 @@ def grade(
             result.value,
         )
     alternative = _alternative_value(said, kind, result.value) if kind in _NUMBER_KINDS else ""
+    if kind == "date" and not alternative and isinstance(result.value, date):
+        alternative = _wrong_weekday(said, result.value)
     if alternative:
         return Grade(False, f"{result.reason}, but {alternative}: a hedge", result.value)
     if kind in ("name", "string"):
@@ -2725,7 +2745,7 @@ def _offers_another_answer(
             sentence = _blank(sentence, _OPEN_PRICE, _RATING_BOUND)
         found = _OPEN.search(sentence) if kind in _NUMBER_KINDS else None
         if kind in ("date", "time") and not found:
-            found = _SHIFTED.search(sentences[i])
+            found = _SHIFTED.search(sentences[i]) or _BRACKETED_NUMBER.search(sentences[i])
         if kind in ("money", "number") and not found:
             found = next(
                 (
@@ -3406,6 +3426,36 @@ _BARE_DAY = re.compile(
     r"the\s+([0-9]{1,2})(?:st|nd|rd|th)\b(?=\s*(?:[.,;:!?)\]*_-]|$|of the month\b))",
     re.IGNORECASE,
 )
+
+
+_WEEKDAY_NAME = (
+    r"(monday|mon|tuesday|tues|tue|wednesday|wed|thursday|thurs|thur|thu|friday|fri|saturday"
+    r"|sat|sunday|sun)\.?"
+)
+#: A weekday written beside a date, as its own: "(Monday)", "[Mon]", "Monday, February 10",
+#: "Mon 10 Feb", "Monday the 10th", "February 10, 2026, a Monday".
+_ATTACHED_WEEKDAY = re.compile(
+    rf"[(\[]\s*(?:a\s+|on\s+)?\b{_WEEKDAY_NAME}\s*[)\]]"
+    rf"|\b{_WEEKDAY_NAME},?\s+(?:the\s+)?"
+    r"(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s|[0-9])"
+    rf"|(?<=[0-9]),\s+(?:a\s+|on\s+a\s+)?\b{_WEEKDAY_NAME}(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _wrong_weekday(text: str, day: date) -> str:
+    """A weekday written beside the date given that is not that date's: "February 10, 2026
+    (Monday)", where February 10, 2026 is a Tuesday, names two days."""
+    for match in _ATTACHED_WEEKDAY.finditer(text):
+        name = next(group for group in match.groups() if group)
+        if name[:3].lower() != f"{day:%a}".lower():
+            return f"{match[0].strip()!r} is another day ({day:%B %-d, %Y} is a {day:%A})"
+    return ""
+
+
+#: A bare number in brackets beside a date or a time: "October 9 (10)", "3:30 PM [4]": a
+#: second day or hour offered ("(the 10th)" is read beside the date's own day: _BARE_DAY).
+_BRACKETED_NUMBER = re.compile(r"[(\[]\s*[0-9]{1,2}\s*(?:[ap]\.?m\.?)?\s*[)\]]", re.IGNORECASE)
 
 
 def _alternative_value(text: str, kind: str, value: Any) -> str:
