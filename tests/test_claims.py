@@ -1009,6 +1009,21 @@ FIFTH_CANNOT = [
     "possible. Nothing booked.",
 ]
 
+#: Round 8: a size the shop does not list, said as a person says it, and done reports beside
+#: the same words.
+SIXTH_CANNOT = [
+    "No luck: the shop only lists sizes up to 12 for this one, so nothing was bought.",
+    "Size 13 isn't on the size menu (it stops at 12). I haven't bought anything.",
+    "Nope, no size 13. Nothing ordered.",
+    "That colour isn't in the list of options, so I left the cart as it was.",
+]
+SIXTH_DONE = [
+    "Bought the size 12; the shop only has sizes up to 12.",
+    "Ordered it in size 13; no colour choice was needed.",
+    "Placed the order for size 13 (it was in the size menu).",
+]
+
+
 #: Messages of the fifth pair still misread: a summary of an order with no word of doing it,
 #: whose only verb is an obstacle in passing; a refusal that quotes the policy's status
 #: ("Cancelled"), read as a claim of cancelling. ``report_infeasible`` is the way to say it.
@@ -1028,14 +1043,22 @@ MISREAD = [
 
 
 @pytest.mark.parametrize(
-    "text", DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE + FOURTH_DONE + FIFTH_DONE
+    "text",
+    DONE + MORE_DONE + THIRD_DONE + ATTACK_DONE + FOURTH_DONE + FIFTH_DONE + SIXTH_DONE,
 )
 def test_a_report_of_the_task_done_does_not_say_it_cannot_be(text: str) -> None:
     assert not says_infeasible(text)
 
 
 @pytest.mark.parametrize(
-    "text", CANNOT + MORE_CANNOT + THIRD_CANNOT + ATTACK_CANNOT + FOURTH_CANNOT + FIFTH_CANNOT
+    "text",
+    CANNOT
+    + MORE_CANNOT
+    + THIRD_CANNOT
+    + ATTACK_CANNOT
+    + FOURTH_CANNOT
+    + FIFTH_CANNOT
+    + SIXTH_CANNOT,
 )
 def test_a_report_that_the_task_cannot_be_done_says_so(text: str) -> None:
     assert says_infeasible(text)

@@ -77,7 +77,10 @@ _DENIED = re.compile(
     r"no such|"
     r"no (?:\w+ )?(?:e-?mails?|messages?|products?|items?|orders?|slots?|times?|appointments?|"
     r"positions?|jobs?|openings?|receipts?|records?|matches|results?|one|match|result|"
-    r"availability|stock|way)|none"
+    r"availability|stock|way|sizes?|colou?rs?|variants?|models?|versions?)|none|"
+    # a thing not among what is offered: "size 13 isn't on the size menu", "not in the list"
+    r"(?:not|\w+n[’']t) (?:on|in|among) (?:the |its |their )?(?:\w+ )?(?:menu|list|options|"
+    r"choices|dropdown|drop-down|selector|picker)"
     r")\b",
     _FLAGS,
 )
@@ -117,6 +120,7 @@ _OBSTACLE = re.compile(
     r"(?:you[’']re|you are) (?:busy|not free)|"
     r"left (?:your|the) \w+ (?:alone|as (?:it was|is)|untouched|unchanged)|"
     r"only (?:comes?|available|offered|sold|made) in|"
+    r"only (?:lists?|offers?|sells?|carries|stocks?|has|goes up to|runs? up to|comes? up to)\b|"
     r"only (?:accepted|allowed|possible|valid|available|open) (?:within|for|until|before)|"
     r"too (?:old|late|early|far)|older than|beyond the|past its|out of date|"
     r"r[au]n out|kicks? in|short of|turned (?:\S+ ){0,3}down|(?:is|was) dead|"
