@@ -18,6 +18,7 @@ from datetime import date, time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from webenv.suite._facts import SUBTOTAL
 
 from webenv.answers import grade
 
@@ -673,6 +674,15 @@ CASES += [
      "Copper Lane Essential Cutting Board; the Premium one as backup", False),
     ("name", "q1-backup.csv", {"candidates": ["q2-budget.csv"]}, "It's q1-backup.csv.", True),
 ]  # fmt: skip
+#: A total equal to its subtotal (no tax, free shipping), said with what it adds up to: the
+#: words of the subtotal in the sum name no value of their own.
+NO_EXTRAS = {"whole": True, "facts": [(41694, SUBTOTAL)]}
+CASES += [
+    ("money", 41694, NO_EXTRAS, "$416.94 (subtotal + tax + shipping)", True),
+    ("money", 41694, NO_EXTRAS, "Total (subtotal + tax + shipping): $416.94", True),
+    ("money", 41694, NO_EXTRAS, "$416.94 (the subtotal plus tax and shipping)", True),
+    ("money", 41694, NO_EXTRAS, "Subtotal $416.94", False),
+]
 
 
 def test_every_kind_has_rows_both_ways():

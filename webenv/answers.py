@@ -2298,7 +2298,8 @@ def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None
                 (
                     found
                     for found in label.finditer(lead)
-                    if len(lead[found.end() :].split()) <= _LABEL_BEFORE
+                    if not _SUMMED.match(lead, found.end())
+                    and len(lead[found.end() :].split()) <= _LABEL_BEFORE
                     and not _JOINS.search(lead[found.end() :])
                     and not any(p.search(lead, found.end()) for p in _VALUE_PATTERNS[kind])
                     and not _follows_a_value(lead[: found.start()], kind)
@@ -2314,7 +2315,8 @@ def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None
                 (
                     found
                     for found in label.finditer(after)
-                    if len(after[: found.start()].split()) <= _LABEL_AFTER
+                    if not _SUMMED.match(after, found.end())
+                    and len(after[: found.start()].split()) <= _LABEL_AFTER
                     # (a bracket opening on the words is no mark between: "$1.44 (NM-…)")
                     and not _MARK_BETWEEN.search(re.sub(r"[(\[]\s*$", "", after[: found.start()]))
                     and not _JOINS.search(after[: found.start()])
@@ -2333,6 +2335,9 @@ def _without_facts(kind: str, text: str, facts: Iterable[Fact], year: int | None
     return text
 
 
+#: A fact's words as a term of what a value adds up to, naming no value of their own: "$416.94
+#: (subtotal + tax + shipping)", "the subtotal plus tax".
+_SUMMED = re.compile(r"\s*(?:\+|\bplus\b|&)", re.IGNORECASE)
 #: What joins two clauses or values, so that words on one side name nothing on the other
 #: ("$531.10 and the other report, $484.25": "the other report" is not $531.10's).
 _JOINS = re.compile(r"\b(?:and|but|while|whereas|or|then|so|vs)\b|[,;&]")
