@@ -674,6 +674,18 @@ CASES += [
      "Copper Lane Essential Cutting Board; the Premium one as backup", False),
     ("name", "q1-backup.csv", {"candidates": ["q2-budget.csv"]}, "It's q1-backup.csv.", True),
 ]  # fmt: skip
+#: A date as a careful person may write it: the year's last two digits, the day in words.
+CASES += [
+    ("date", FEB_10, {}, "Feb 10 '26", True),
+    ("date", FEB_10, {}, "Feb 10 \u201926", True),
+    ("date", FEB_10, {}, "February tenth, 2026", True),
+    ("date", FEB_10, {}, "the tenth of February 2026", True),
+    ("date", FEB_10, {}, "February the 10th, 2026", True),
+    ("date", FEB_10, {}, "February 10, 2026. You may first need to sign in.", True),
+    ("date", FEB_10, {}, "February eleventh, 2026", False),
+    ("date", FEB_10, {}, "Feb 10 '25", False),
+    ("date", FEB_10, {}, "February 10, 2026 or the eleventh", False),
+]
 #: A total equal to its subtotal (no tax, free shipping), said with what it adds up to: the
 #: words of the subtotal in the sum name no value of their own.
 NO_EXTRAS = {"whole": True, "facts": [(41694, SUBTOTAL)]}

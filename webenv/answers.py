@@ -104,8 +104,9 @@ _MONTHS = {
 }
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b\.?"
 _WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|urday|sday)?\.?,?\s+)?"
-_DAY = r"([0-9]{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?:,?\s+([0-9]{4}))?(?![0-9:])"
+_DAY = r"(?:the\s+)?([0-9]{1,2})(?:st|nd|rd|th)?"
+#: A year, or its last two digits after an apostrophe ("Feb 10 '26").
+_YEAR = r"(?:,?\s+([0-9]{4}|['\u2019][0-9]{2}))?(?![0-9:])"
 
 _MONTH_FIRST = re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH}{_YEAR}", re.IGNORECASE)
@@ -608,11 +609,35 @@ def _decimal(digits: str) -> Decimal | None:
 # -- finding values of each kind -----------------------------------------------------------------
 
 
+#: A day of the month in ordinal words beside a month's name: "February tenth", "the
+#: twenty-first of March".
+_DAY_WORD = re.compile(
+    rf"\b{_MONTH}\s+(?:the\s+)?(?P<w>(?:twenty|thirty)[\s-]+\w+|\w+)\b"
+    rf"|\b(?:the\s+)?(?P<v>(?:twenty|thirty)[\s-]+\w+|\w+)(?=\s+of\s+{_MONTH})",
+    re.IGNORECASE,
+)
+
+
+def _day_in_digits(match: re.Match[str]) -> str:
+    """A day written in ordinal words as digits ("tenth" → "10th"), else as it was."""
+    group = "w" if match["w"] else "v"
+    words = match[group]
+    if group == "w" and match[1] == "may":  # "you may first need to": no month
+        return match[0]
+    number = spelled_value(words) if is_ordinal(words) else None
+    if number is None or not 1 <= number <= 31:
+        return match[0]
+    start, end = match.span(group)
+    return match[0][: start - match.start()] + f"{number}th" + match[0][end - match.start() :]
+
+
 def _dates(text: str, year: int | None) -> _Found:
     values: list[date] = []
     invalid: list[str] = []
 
     def add(match: re.Match[str], y: str | None, m: int | str, d: str) -> str:
+        if y is not None and y[:1] in "'\u2019":
+            y = f"20{y[1:]}"
         if y is None and year is None:
             invalid.append(f"{match[0].strip()!r} has no year")
         else:
@@ -635,6 +660,7 @@ def _dates(text: str, year: int | None) -> _Found:
             return " " * len(match[0])
         return add(match, match[1], match[3], match[4])
 
+    text = _DAY_WORD.sub(_day_in_digits, text)  # "February tenth": February 10th
     text = _MONTH_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[1].lower()], m[2]), text)
     text = _DAY_FIRST.sub(lambda m: add(m, m[3], _MONTHS[m[2].lower()], m[1]), text)
     text = _ISO_DATE.sub(iso, text)
