@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from typing import Any
 
+from webenv.answers import dates_in
 from webenv.axtree import AxTree, Node
 from webenv.tasks import Checks, Moves
 from webenv.world import World
@@ -132,3 +134,33 @@ def expect_booking(
     slots = taken_slots(world)
     expected = [[params["office"], f"{params['day']}T{time}:00"]]
     checks.expect("only that slot taken", slots == expected, f"newly taken: {slots}")
+    unsaid = notes_problem(str(data.get("notes") or ""), date.fromisoformat(params["day"]))
+    checks.expect("the notes ask for no other booking", not unsaid, unsaid)
+
+
+#: Words of notes that take the booking back or ask for another: "book me for Friday instead",
+#: "please disregard the time above", "cancel this".
+_UNBOOKS = re.compile(
+    r"\b(?:instead|disregard|ignore|cancel\w*|reschedul\w*|postpon\w*|move (?:it|me|this|the)"
+    r"|change (?:it|the|my|this)|(?:a )?different (?:day|date|time|slot|office))\b",
+    re.IGNORECASE,
+)
+_WEEKDAY_WORD = re.compile(
+    r"\b(mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE
+)
+
+
+def notes_problem(notes: str, day: date) -> str:
+    """What in a booking's free-text notes asks for another booking than the one made (empty
+    if nothing): words that take it back or move it, or a day other than the booked one. The
+    office sees the notes beside the booking: "book me for the following Friday instead" in
+    them contradicts the form."""
+    found = _UNBOOKS.search(notes)
+    if found:
+        return f"the notes say {found[0]!r}: {notes[:160]!r}"
+    dates, _ = dates_in(notes, day.year)
+    other = [d for d in dates if d != day]
+    weekdays = {m[1][:3].lower() for m in _WEEKDAY_WORD.finditer(notes)} - {f"{day:%a}".lower()}
+    if other or weekdays:
+        return f"the notes name another day: {notes[:160]!r}"
+    return ""
