@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from webenv.axtree import AxTree
@@ -68,7 +68,8 @@ class OrderDate(TaskTemplate):
 
     def check(self, world: World, params: Mapping[str, Any], answer: Answer | None) -> CheckResult:
         checks = Checks()
-        self.check_answer(checks, answer, date.fromisoformat(params["date"]))
+        day = date.fromisoformat(params["date"])
+        self.check_answer(checks, answer, day, year=_year_of_a_bare_day(world, day))
         expect_unchanged(checks, world, "orders")
         return checks.result()
 
@@ -93,3 +94,13 @@ class OrderDate(TaskTemplate):
         if tree.has("link", task.params["product"]):
             yield say(order_placed_on(tree))
             return
+
+
+def _year_of_a_bare_day(world: World, day: date) -> int | None:
+    """The year a date written without one ("Tuesday, February 10th") means, where the order
+    history leaves no doubt: every order of the persona within the year before now, so each
+    day and month names one day of it (that of ``day``, the order's, if it is the one named)."""
+    first = world.query("shop", "SELECT min(created_at) FROM orders WHERE user_id = 1")[0][0]
+    if first is None or world.now - datetime.fromisoformat(first) >= timedelta(days=365):
+        return None
+    return day.year

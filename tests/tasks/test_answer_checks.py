@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -159,6 +159,14 @@ ANSWERS = [
         "shop.order_date",
         lambda p: f"You ordered it on {p['date']}, and it was delivered a few days later.",
         True,
+    ),
+    # the order history spans less than a year: a day and month name one day of it
+    ("shop.order_date", lambda p: f"{date.fromisoformat(p['date']):%A, %B %-d}", True),
+    ("shop.order_date", lambda p: f"On {spelled_date(p['date'])}.", True),
+    (
+        "shop.order_date",
+        lambda p: spelled_date((date.fromisoformat(p["date"]) + timedelta(days=1)).isoformat()),
+        False,
     ),
 ]
 
