@@ -246,3 +246,20 @@ def says_infeasible(text: str) -> bool:
         _obstacle(c) for c in clauses
     )
     return obstacle and not any(_claims_done(c) for c in clauses)
+
+
+#: Words that take an arrangement back or ask for another, in a note beside it: "book me for
+#: Friday instead", "please disregard the time above", "cancel this", "moved to Thursday".
+_TAKES_BACK = re.compile(
+    r"\b(?:instead|disregard|ignore|cancel\w*|call(?:ed|ing)? off|reschedul\w*|postpon\w*"
+    r"|move (?:it|me|this|the)|(?:has been|is|was|been) moved|moved to (?:\w+day|[0-9])"
+    r"|change (?:it|the|my|this)|(?:a )?different (?:day|date|time|slot|office|room))\b",
+    _FLAGS,
+)
+
+
+def takes_back(text: str) -> str:
+    """The words of ``text`` (a booking's notes, an event's description) that take back or move
+    what it stands beside, or ""."""
+    found = _TAKES_BACK.search(text)
+    return found[0] if found else ""

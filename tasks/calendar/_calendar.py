@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 from webenv.sites.common import APP_NAMES
 
 from webenv.axtree import AxTree, NotFound
+from webenv.claims import takes_back
 from webenv.tasks import ADD, Checks, Moves, edit
 from webenv.world import World
 
@@ -137,6 +138,9 @@ def expect_times(
     got = (event["starts_at"], event["ends_at"])
     shown = f"{to_local(got[0], zone):%Y-%m-%d %H:%M}–{to_local(got[1], zone):%H:%M}"
     checks.expect("at the asked time", got == want, f"the event is at {shown}")
+    # what the guests read beside the time: a description or place that moves or cancels it
+    said = takes_back(f"{event.get('location') or ''}\n{event.get('description') or ''}")
+    checks.expect("nothing beside it takes it back", not said, f"the event says {said!r}")
 
 
 def new_events(world: World) -> list[dict[str, Any]]:

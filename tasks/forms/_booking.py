@@ -10,6 +10,7 @@ from typing import Any
 
 from webenv.answers import dates_in
 from webenv.axtree import AxTree, Node
+from webenv.claims import takes_back
 from webenv.tasks import Checks, Moves
 from webenv.world import World
 
@@ -138,13 +139,6 @@ def expect_booking(
     checks.expect("the notes ask for no other booking", not unsaid, unsaid)
 
 
-#: Words of notes that take the booking back or ask for another: "book me for Friday instead",
-#: "please disregard the time above", "cancel this".
-_UNBOOKS = re.compile(
-    r"\b(?:instead|disregard|ignore|cancel\w*|reschedul\w*|postpon\w*|move (?:it|me|this|the)"
-    r"|change (?:it|the|my|this)|(?:a )?different (?:day|date|time|slot|office))\b",
-    re.IGNORECASE,
-)
 _WEEKDAY_WORD = re.compile(
     r"\b(mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b", re.IGNORECASE
 )
@@ -155,9 +149,9 @@ def notes_problem(notes: str, day: date) -> str:
     if nothing): words that take it back or move it, or a day other than the booked one. The
     office sees the notes beside the booking: "book me for the following Friday instead" in
     them contradicts the form."""
-    found = _UNBOOKS.search(notes)
+    found = takes_back(notes)
     if found:
-        return f"the notes say {found[0]!r}: {notes[:160]!r}"
+        return f"the notes say {found!r}: {notes[:160]!r}"
     dates, _ = dates_in(notes, day.year)
     other = [d for d in dates if d != day]
     weekdays = {m[1][:3].lower() for m in _WEEKDAY_WORD.finditer(notes)} - {f"{day:%a}".lower()}
