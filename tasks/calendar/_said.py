@@ -184,6 +184,12 @@ _DEADLINE = re.compile(
     r"|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))[^.!?\n,;]*",
     re.IGNORECASE,
 )
+#: A deadline said after its day or time: "Please reply Thursday at the latest".
+_AT_THE_LATEST = re.compile(
+    r"\b(?:reply|respond|answer|rsvp|let me know|get back)\w*\b[^.!?\n,;:]{0,40}?"
+    r"\bat the (?:very )?latest\b",
+    re.IGNORECASE,
+)
 #: Days named in passing, not as the meeting's: "Happy Tuesday!", "sent it last Wednesday".
 _ASIDE = re.compile(
     r"\b(?:happy|last|since|earlier on)\s+(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE
@@ -213,7 +219,8 @@ def reminder_problem(subject: str, body: str, title: str, start: datetime) -> st
     if found:
         return f"calls the meeting off or moves it ({found[0]!r})"
     try:
-        written = _ASIDE.sub(" ", _DEADLINE.sub(" ", clean(f"{subject}\n{body}")))
+        deadlines = _AT_THE_LATEST.sub(" ", _DEADLINE.sub(" ", clean(f"{subject}\n{body}")))
+        written = _ASIDE.sub(" ", deadlines)
     except Exception as error:
         return f"unreadable text ({type(error).__name__})"
 

@@ -220,6 +220,8 @@ def test_a_reminder_gives_no_other_day_or_time_and_does_not_move_the_meeting(
         ("Reminder: {title}", "{title} is {short} {span}. Could you reply?", True),
         ("{title}", "Please reply by {deadline} so I can book a room.", True),
         ("{title}", "Could you answer before 5 PM tomorrow? Thanks.", True),
+        ("{title}", "Please reply {deadline} at the latest.", True),
+        ("{title}", "It's on {next_weekday} at the latest. Please RSVP.", False),
         ("{title}", "Please RSVP to the meeting at {later}.", False),
         ("{title}", "Please RSVP: it's on {next_day}.", False),
         ("{title}", "It's on {next_weekday} at {time}. Please reply.", False),
