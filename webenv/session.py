@@ -562,7 +562,8 @@ class Session:
 
     @contextlib.contextmanager
     def bounded(self, milliseconds: float) -> Iterator[None]:
-        """Run the block's browser calls within ``milliseconds`` plus a second's grace.
+        """Run the block's browser calls within ``milliseconds`` plus a second's grace (and the
+        watchdog's tick, :data:`webenv.watchdog.TICK_MS`).
 
         Past that, a page script must be holding the browser (Playwright's own timeouts end
         every other wait): the tabs are closed, which fails the blocked call, and a blank tab
