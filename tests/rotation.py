@@ -59,8 +59,9 @@ def choice(options: Sequence[str], *key: object) -> str:
 
 def share(names: Sequence[str], key: str, parts: int) -> set[str]:
     """This run's ``1/parts`` of ``names`` for the test named by ``key``: every name is in
-    exactly one of ``parts`` consecutive runs' shares (by run seed), so a class of check that
-    costs a browser episode per template runs every time, on a rotating slice of them."""
+    exactly one of ``parts`` consecutive run seeds' shares, so a class of check that costs a
+    browser episode per template runs every time, on a rotating slice of them. (A run seed
+    drawn at random takes a slice at random: a name waits ``parts`` runs on average.)"""
     order = sorted(names)
-    _rng(key, "share").shuffle(order)
+    random.Random(f"{key}:share").shuffle(order)  # one order for every run: the slices rotate
     return set(order[run_seed() % parts :: parts])
