@@ -813,10 +813,11 @@ QUALIFIERS = ["about", "around", "approximately", "roughly", "~", "≈", "circa"
 DOUBTS = ["I think it's {}.", "{}, I'm not sure.", "Probably {}.", "{}, I'd guess."]
 DOUBTS.append("{} (not certain)")
 #: Words of a shop's name: neither a guess word nor a month's or a weekday's name ("or Nov Co."
-#: beside a date offers another month).
+#: beside a date offers another month), nor a word the grader reads as a hedge on its own ("Tbc").
 NAMES = st.from_regex(r"[A-Z][a-z]{2,7}", fullmatch=True).filter(
     lambda w: (
         w.lower() not in {"either", "maybe", "perhaps", "possibly", "unless", "otherwise"}
+        and grade("name", w, w).passed
         and not re.fullmatch(
             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur"
             r"|thurs|fri|sat|sun)[a-z]*",
