@@ -19,9 +19,11 @@ import statistics
 from _proc import cpu_seconds
 
 from webenv.browser import acquire_browser, release_browser
-from webenv.watchdog import ARM_SECONDS, TICK_MS, watchdog_for
+from webenv.watchdog import _ARM_JS, ARM_SECONDS, TICK_MS, watchdog_for
 
 BASELINE_TICK_MS = 100
+#: Stops the clock, so that the watchdog's own arming starts it again at another pace.
+STOP_JS = "() => { clearInterval(window.__ticking); window.__ticking = 0; }"
 
 
 def main() -> None:
@@ -39,17 +41,13 @@ def main() -> None:
         per_tick: dict[int, list[float]] = {TICK_MS: [], BASELINE_TICK_MS: []}
         for _ in range(args.rounds):
             for tick in per_tick:
-                clock.evaluate("() => { clearInterval(window.__ticking); window.__ticking = 0; }")
-                clock.evaluate(
-                    "([tick, span]) => { window.__until = Date.now() + span;"
-                    " window.__ticking = setInterval(() => { console.debug('tick'); }, tick); }",
-                    [tick, ARM_SECONDS * 1000],
-                )
+                clock.evaluate(STOP_JS)
+                clock.evaluate(_ARM_JS, [tick, ARM_SECONDS * 1000])
                 waiting.wait_for_timeout(500)  # past the switch
                 before = cpu_seconds(os.getpid())
                 waiting.wait_for_timeout(args.seconds * 1000)
                 per_tick[tick].append((cpu_seconds(os.getpid()) - before) / args.seconds)
-        clock.evaluate("() => { clearInterval(window.__ticking); window.__ticking = 0; }")
+        clock.evaluate(STOP_JS)
     finally:
         release_browser(browser)
 

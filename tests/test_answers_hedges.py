@@ -817,12 +817,12 @@ DOUBTS.append("{} (not certain)")
 NAMES = st.from_regex(r"[A-Z][a-z]{2,7}", fullmatch=True).filter(
     lambda w: (
         w.lower() not in {"either", "maybe", "perhaps", "possibly", "unless", "otherwise"}
-        and grade("name", w, w).passed
         and not re.fullmatch(
             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur"
             r"|thurs|fri|sat|sun)[a-z]*",
             w.lower(),
         )
+        and grade("name", w, w).passed
     )
 )
 
